@@ -1,0 +1,259 @@
+// BLAKE3: hash, keyed hash, key derivation, extendable output and the subtree API.
+//
+// Every function here is thread-safe in the usual sense: distinct objects may be used from
+// distinct threads; one object must not be mutated from two threads at once.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <fastblake/config.hpp>
+
+namespace fastblake::blake3 {
+
+inline constexpr std::size_t key_size = 32;
+inline constexpr std::size_t out_size = 32;
+inline constexpr std::size_t block_size = 64;
+inline constexpr std::size_t chunk_size = 1024;
+
+using key_type = std::array<std::uint8_t, key_size>;
+
+/// The 32-byte chaining value of a subtree that is not the root of its tree. It is never a
+/// valid hash of anything: only the merge functions below take it.
+using chaining_value = std::array<std::uint8_t, out_size>;
+
+namespace detail {
+
+/// An output node: everything needed to compute a node's chaining value or, for the root,
+/// any number of output bytes. Internal; exposed only so that the types below are values.
+struct output_node {
+  std::array<std::uint32_t, 8> input_cv;
+  std::array<std::uint8_t, block_size> block;
+  std::uint64_t counter;
+  std::uint8_t block_len;
+  std::uint8_t flags;
+};
+
+/// The state of the chunk being absorbed. Internal.
+struct chunk_state {
+  std::array<std::uint32_t, 8> cv;
+  std::uint64_t chunk_counter;
+  std::array<std::uint8_t, block_size> buf;
+  std::uint8_t buf_len;
+  std::uint8_t blocks_compressed;
+  std::uint8_t flags;
+};
+
+/// 2^64 bytes are 2^54 chunks, so the tree is at most 54 levels deep; the lazy merge keeps
+/// one extra chaining value on the stack.
+inline constexpr std::size_t max_tree_depth = 54;
+
+/// Compares two 32-byte strings in time independent of their contents.
+FASTBLAKE_API bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b) noexcept;
+
+}  // namespace detail
+
+/// A 32-byte BLAKE3 hash. Comparison with == takes the same time wherever the digests differ.
+class FASTBLAKE_API digest {
+ public:
+  using bytes_type = std::array<std::uint8_t, out_size>;
+
+  /// All zero bytes.
+  constexpr digest() noexcept : bytes_{} {}
+  constexpr explicit digest(const bytes_type& bytes) noexcept : bytes_(bytes) {}
+
+  const std::uint8_t* data() const noexcept { return bytes_.data(); }
+  static constexpr std::size_t size() noexcept { return out_size; }
+  const bytes_type& bytes() const noexcept { return bytes_; }
+  std::span<const std::byte, out_size> as_bytes() const noexcept {
+    return std::as_bytes(std::span<const std::uint8_t, out_size>(bytes_));
+  }
+
+  /// Lowercase hexadecimal, 64 characters.
+  std::string to_hex() const;
+
+  /// Parses exactly 64 hexadecimal digits of either case; anything else gives std::nullopt.
+  static std::optional<digest> from_hex(std::string_view hex) noexcept;
+
+  /// Constant time in the contents: it never stops at the first difference.
+  friend bool operator==(const digest& a, const digest& b) noexcept {
+    return detail::constant_time_equal(a.data(), b.data());
+  }
+
+ private:
+  bytes_type bytes_;
+};
+
+/// Writes to_hex().
+FASTBLAKE_API std::ostream& operator<<(std::ostream& os, const digest& d);
+
+class mode;
+class output_reader;
+
+/// Merges the chaining values of two sibling subtrees into their parent's chaining value.
+FASTBLAKE_API chaining_value merge_subtrees_non_root(const chaining_value& left,
+                                                     const chaining_value& right,
+                                                     const mode& m) noexcept;
+/// Merges the two children of the root into the hash of the whole input.
+FASTBLAKE_API digest merge_subtrees_root(const chaining_value& left, const chaining_value& right,
+                                         const mode& m) noexcept;
+/// Merges the two children of the root into a reader over the whole extendable output.
+FASTBLAKE_API output_reader merge_subtrees_root_xof(const chaining_value& left,
+                                                   const chaining_value& right,
+                                                   const mode& m) noexcept;
+
+/// The mode a tree is hashed in, for the subtree merge functions: it must match the mode of
+/// the hashers that produced the chaining values.
+class FASTBLAKE_API mode {
+ public:
+  /// Plain hashing, as hash() and a default-constructed hasher.
+  static mode hash() noexcept;
+  /// Keyed hashing, as keyed_hash() and hasher::keyed(key).
+  static mode keyed(const key_type& key) noexcept;
+  /// Key derivation, as derive_key() and hasher::derive_key(context). Hashes the context.
+  static mode derive_key(std::string_view context) noexcept;
+
+ private:
+  friend class hasher;
+  friend chaining_value merge_subtrees_non_root(const chaining_value&, const chaining_value&,
+                                                const mode&) noexcept;
+  friend digest merge_subtrees_root(const chaining_value&, const chaining_value&,
+                                    const mode&) noexcept;
+  friend output_reader merge_subtrees_root_xof(const chaining_value&, const chaining_value&,
+                                               const mode&) noexcept;
+  mode(const std::array<std::uint32_t, 8>& key_words, std::uint8_t flags) noexcept
+      : key_words_(key_words), flags_(flags) {}
+
+  std::array<std::uint32_t, 8> key_words_;
+  std::uint8_t flags_;
+};
+
+/// Reads the extendable output of a finished hash: up to 2^64 - 1 bytes, from any position.
+/// Bytes [0, 32) are the digest.
+class FASTBLAKE_API output_reader {
+ public:
+  /// Writes the next out.size() output bytes and advances the position by as many.
+  /// Throws std::out_of_range, writing nothing, if the read would pass position 2^64 - 1.
+  void fill(std::span<std::byte> out);
+  void fill(std::span<std::uint8_t> out) { fill(std::as_writable_bytes(out)); }
+
+  /// Moves to any position; the next fill starts there.
+  void seek(std::uint64_t position) noexcept { position_ = position; }
+  std::uint64_t position() const noexcept { return position_; }
+
+ private:
+  friend class hasher;
+  friend output_reader merge_subtrees_root_xof(const chaining_value&, const chaining_value&,
+                                               const mode&) noexcept;
+  explicit output_reader(const detail::output_node& root) noexcept : root_(root) {}
+
+  detail::output_node root_;
+  std::uint64_t position_ = 0;
+};
+
+/// Incremental hashing. A value type that never allocates: copy it to fork a hash.
+class FASTBLAKE_API hasher {
+ public:
+  /// Plain hashing.
+  hasher() noexcept;
+  /// Keyed hashing (a MAC or PRF) with a 32-byte key.
+  static hasher keyed(const key_type& key) noexcept;
+  /// Key derivation: the context should be a hard-coded, globally unique, application-specific
+  /// string; the key material goes through update().
+  static hasher derive_key(std::string_view context) noexcept;
+
+  /// Absorbs more input. Throws std::logic_error, absorbing nothing, only when a subtree
+  /// started with set_input_offset() would grow past max_subtree_len().
+  hasher& update(std::span<const std::byte> input);
+  hasher& update(std::span<const unsigned char> input) { return update(std::as_bytes(input)); }
+  hasher& update(std::string_view input) {
+    return update(std::as_bytes(std::span<const char>(input.data(), input.size())));
+  }
+
+  /// The 32-byte hash of everything absorbed so far. The state is left alone: updates may
+  /// continue. Throws std::logic_error after set_input_offset() with a non-zero offset (a
+  /// subtree has no root hash; use finalize_non_root()).
+  digest finalize() const;
+  /// Fills out with that many output bytes (the first 32 are finalize()). Throws as finalize().
+  void finalize(std::span<std::byte> out) const;
+  void finalize(std::span<std::uint8_t> out) const { finalize(std::as_writable_bytes(out)); }
+  /// A reader over the whole extendable output. Throws as finalize().
+  output_reader finalize_xof() const;
+
+  /// Back to the state right after construction, in the same mode, offset 0.
+  void reset() noexcept;
+
+  /// Bytes absorbed since construction, reset() or set_input_offset().
+  std::uint64_t count() const noexcept;
+
+  // ---- Subtree API: hash pieces of one input separately and merge them. ----
+  // The pieces must follow the BLAKE3 tree: a piece starting at byte offset o (a multiple of
+  // chunk_size) holds at most max_subtree_len(o) bytes, and two chaining values may be merged
+  // only if their subtrees are the left and right children of one node of the tree; the split
+  // of n bytes into children is left_subtree_len(n). Merging is not checked: compare your
+  // result against hash() in tests.
+
+  /// Declares that this hasher hashes the subtree starting at byte `offset` of the whole input.
+  /// Throws std::logic_error if input was already absorbed or offset is not a multiple of
+  /// chunk_size.
+  hasher& set_input_offset(std::uint64_t offset);
+
+  /// The chaining value of the subtree absorbed so far. Throws std::logic_error if nothing was
+  /// absorbed: an empty subtree is never valid.
+  chaining_value finalize_non_root() const;
+
+ private:
+  hasher(const std::array<std::uint32_t, 8>& key_words, std::uint8_t flags) noexcept;
+  void push_chaining_value(const std::uint8_t cv[out_size], std::uint64_t chunk_counter) noexcept;
+  void merge_stack_to(std::uint64_t chunks_done) noexcept;
+  detail::output_node final_node() const noexcept;
+  void require_root(const char* what) const;
+
+  std::array<std::uint32_t, 8> key_words_;
+  detail::chunk_state chunk_;
+  std::uint64_t initial_chunk_counter_ = 0;
+  std::uint8_t stack_len_ = 0;
+  std::array<std::uint8_t, (detail::max_tree_depth + 1) * out_size> stack_;
+};
+
+/// The BLAKE3 hash of input.
+FASTBLAKE_API digest hash(std::span<const std::byte> input) noexcept;
+inline digest hash(std::span<const unsigned char> input) noexcept {
+  return hash(std::as_bytes(input));
+}
+inline digest hash(std::string_view input) noexcept {
+  return hash(std::as_bytes(std::span<const char>(input.data(), input.size())));
+}
+
+/// The keyed hash (MAC or PRF) of input.
+FASTBLAKE_API digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept;
+inline digest keyed_hash(const key_type& key, std::span<const unsigned char> input) noexcept {
+  return keyed_hash(key, std::as_bytes(input));
+}
+inline digest keyed_hash(const key_type& key, std::string_view input) noexcept {
+  return keyed_hash(key, std::as_bytes(std::span<const char>(input.data(), input.size())));
+}
+
+/// A 32-byte key derived from key material in the given context (see hasher::derive_key).
+FASTBLAKE_API digest derive_key(std::string_view context,
+                                std::span<const std::byte> material) noexcept;
+/// A key of any length, out.size() bytes, derived from key material in the given context.
+FASTBLAKE_API void derive_key(std::string_view context, std::span<const std::byte> material,
+                              std::span<std::byte> out) noexcept;
+
+/// The number of bytes in the left child of a tree (or subtree) of input_len bytes: the largest
+/// power-of-two number of whole chunks that leaves at least one byte for the right child.
+/// Throws std::logic_error if input_len <= chunk_size: a single chunk has no children.
+FASTBLAKE_API std::uint64_t left_subtree_len(std::uint64_t input_len);
+
+/// The most bytes a subtree starting at byte `offset` may hold; std::nullopt for offset 0,
+/// where there is no limit. Throws std::logic_error if offset is not a multiple of chunk_size.
+FASTBLAKE_API std::optional<std::uint64_t> max_subtree_len(std::uint64_t offset);
+
+}  // namespace fastblake::blake3

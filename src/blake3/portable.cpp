@@ -1,0 +1,129 @@
+// The portable BLAKE3 kernel: the compression function of the BLAKE3 paper, section 2.2, in
+// plain C++. It is the reference every SIMD kernel is tested against.
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "blake3/kernels.hpp"
+#include "common/endian.hpp"
+
+namespace fastblake::detail::blake3 {
+namespace {
+
+// The message word order of each of the seven rounds: round 0 takes the words in order and
+// every later round applies the paper's fixed permutation once more (section 2.2).
+constexpr std::array<std::array<std::uint8_t, 16>, 7> make_schedule() {
+  constexpr std::array<std::uint8_t, 16> permutation = {2, 6,  3,  10, 7, 0,  4,  13,
+                                                        1, 11, 12, 5,  9, 14, 15, 8};
+  std::array<std::array<std::uint8_t, 16>, 7> schedule{};
+  for (std::uint8_t i = 0; i < 16; ++i) schedule[0][i] = i;
+  for (std::size_t r = 1; r < 7; ++r)
+    for (std::size_t i = 0; i < 16; ++i) schedule[r][i] = schedule[r - 1][permutation[i]];
+  return schedule;
+}
+constexpr auto schedule = make_schedule();
+
+inline void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x,
+                std::uint32_t y) {
+  v[a] += v[b] + x;
+  v[d] = std::rotr(v[d] ^ v[a], 16);
+  v[c] += v[d];
+  v[b] = std::rotr(v[b] ^ v[c], 12);
+  v[a] += v[b] + y;
+  v[d] = std::rotr(v[d] ^ v[a], 8);
+  v[c] += v[d];
+  v[b] = std::rotr(v[b] ^ v[c], 7);
+}
+
+inline void round_fn(std::uint32_t v[16], const std::uint32_t m[16],
+                     const std::array<std::uint8_t, 16>& s) {
+  mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
+  mix(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
+  mix(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
+  mix(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
+  mix(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
+  mix(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
+  mix(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
+  mix(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+}
+
+// The seven rounds, leaving the full 16-word state in v; callers apply the feed-forward.
+inline void rounds(std::uint32_t v[16], const std::uint32_t cv[8],
+                   const std::uint8_t block[block_len], std::uint8_t len, std::uint64_t counter,
+                   std::uint8_t flags) {
+  std::uint32_t m[16];
+  load_le32_words(block, m, 16);
+  for (int i = 0; i < 8; ++i) v[i] = cv[i];
+  for (int i = 0; i < 4; ++i) v[8 + i] = iv[i];
+  v[12] = static_cast<std::uint32_t>(counter);
+  v[13] = static_cast<std::uint32_t>(counter >> 32);
+  v[14] = len;
+  v[15] = flags;
+  round_fn(v, m, schedule[0]);
+  round_fn(v, m, schedule[1]);
+  round_fn(v, m, schedule[2]);
+  round_fn(v, m, schedule[3]);
+  round_fn(v, m, schedule[4]);
+  round_fn(v, m, schedule[5]);
+  round_fn(v, m, schedule[6]);
+}
+
+void compress_in_place(std::uint32_t cv[8], const std::uint8_t block[block_len],
+                       std::uint8_t len, std::uint64_t counter, std::uint8_t flags) {
+  std::uint32_t v[16];
+  rounds(v, cv, block, len, counter, flags);
+  for (int i = 0; i < 8; ++i) cv[i] = v[i] ^ v[i + 8];
+}
+
+void xof_many(const std::uint32_t cv[8], const std::uint8_t block[block_len], std::uint8_t len,
+              std::uint64_t counter, std::uint8_t flags, std::uint8_t* out,
+              std::size_t num_blocks) {
+  for (std::size_t b = 0; b < num_blocks; ++b, out += block_len) {
+    std::uint32_t v[16];
+    rounds(v, cv, block, len, counter + b, flags);
+    std::uint32_t words[16];
+    for (int i = 0; i < 8; ++i) {
+      words[i] = v[i] ^ v[i + 8];
+      words[i + 8] = v[i + 8] ^ cv[i];
+    }
+    store_le32_words(words, out, 16);
+  }
+}
+
+void hash_chunks(const std::uint8_t* input, std::size_t num_chunks, const std::uint32_t key[8],
+                 std::uint64_t counter, std::uint8_t flags, std::uint8_t* out) {
+  for (std::size_t c = 0; c < num_chunks; ++c, input += chunk_len, out += out_len) {
+    std::uint32_t cv[8];
+    std::memcpy(cv, key, sizeof cv);
+    for (std::size_t b = 0; b < blocks_per_chunk; ++b) {
+      std::uint8_t block_flags = flags;
+      if (b == 0) block_flags |= chunk_start;
+      if (b == blocks_per_chunk - 1) block_flags |= chunk_end;
+      compress_in_place(cv, input + b * block_len, block_len, counter + c, block_flags);
+    }
+    store_le32_words(cv, out, 8);
+  }
+}
+
+void hash_parents(const std::uint8_t* input, std::size_t num_parents, const std::uint32_t key[8],
+                  std::uint8_t flags, std::uint8_t* out) {
+  for (std::size_t p = 0; p < num_parents; ++p) {
+    std::uint32_t cv[8];
+    std::memcpy(cv, key, sizeof cv);
+    compress_in_place(cv, input + p * block_len, block_len, 0, flags | parent);
+    store_le32_words(cv, out + p * out_len, 8);
+  }
+}
+
+}  // namespace
+
+const kernels portable = {
+    .name = "portable",
+    .simd_degree = 1,
+    .compress_in_place = compress_in_place,
+    .xof_many = xof_many,
+    .hash_chunks = hash_chunks,
+    .hash_parents = hash_parents,
+};
+
+}  // namespace fastblake::detail::blake3

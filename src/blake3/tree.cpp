@@ -1,0 +1,521 @@
+// The BLAKE3 tree: chunk state, the chaining-value stack, subtrees and output.
+//
+// Everything here is independent of the instruction set: compression goes through the
+// kernels struct (kernels.hpp), loaded once per call.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <fastblake/blake3.hpp>
+
+#include "blake3/kernels.hpp"
+#include "common/endian.hpp"
+
+namespace fastblake::blake3 {
+namespace {
+
+namespace k3 = fastblake::detail::blake3;
+using detail::chunk_state;
+using detail::output_node;
+using key_words = std::array<std::uint32_t, 8>;
+
+static_assert(k3::chunk_len == chunk_size && k3::block_len == block_size);
+
+// A subtree hashed in one go yields at most this many chaining values (see hash_subtree).
+constexpr std::size_t max_subtree_cvs = std::max<std::size_t>(2, k3::max_simd_degree);
+
+key_words words_from_key(const std::uint8_t* key) noexcept {
+  key_words w;
+  fastblake::detail::load_le32_words(key, w.data(), 8);
+  return w;
+}
+
+// ---- chunk state ----
+
+chunk_state make_chunk_state(const key_words& key, std::uint64_t counter,
+                             std::uint8_t flags) noexcept {
+  chunk_state cs;
+  cs.cv = key;
+  cs.chunk_counter = counter;
+  cs.buf_len = 0;
+  cs.blocks_compressed = 0;
+  cs.flags = flags;
+  return cs;
+}
+
+std::size_t absorbed(const chunk_state& cs) noexcept {
+  return cs.blocks_compressed * k3::block_len + cs.buf_len;
+}
+
+std::uint8_t start_flag(const chunk_state& cs) noexcept {
+  return cs.blocks_compressed == 0 ? k3::chunk_start : 0;
+}
+
+// Absorbs n bytes, n no more than the room left in the chunk. A full block stays buffered
+// until more input arrives: if it is the chunk's last block it needs the CHUNK_END flag.
+void chunk_update(const k3::kernels& k, chunk_state& cs, const std::uint8_t* in,
+                  std::size_t n) noexcept {
+  while (n > 0) {
+    if (cs.buf_len == k3::block_len) {
+      k.compress_in_place(cs.cv.data(), cs.buf.data(), k3::block_len, cs.chunk_counter,
+                          cs.flags | start_flag(cs));
+      ++cs.blocks_compressed;
+      cs.buf_len = 0;
+    }
+    if (cs.buf_len == 0) {
+      while (n > k3::block_len) {
+        k.compress_in_place(cs.cv.data(), in, k3::block_len, cs.chunk_counter,
+                            cs.flags | start_flag(cs));
+        ++cs.blocks_compressed;
+        in += k3::block_len;
+        n -= k3::block_len;
+      }
+    }
+    const std::size_t take = std::min(k3::block_len - cs.buf_len, n);
+    std::memcpy(cs.buf.data() + cs.buf_len, in, take);
+    cs.buf_len = static_cast<std::uint8_t>(cs.buf_len + take);
+    in += take;
+    n -= take;
+  }
+}
+
+output_node chunk_output(const chunk_state& cs) noexcept {
+  output_node node;
+  node.input_cv = cs.cv;
+  std::memcpy(node.block.data(), cs.buf.data(), cs.buf_len);
+  std::memset(node.block.data() + cs.buf_len, 0, k3::block_len - cs.buf_len);
+  node.counter = cs.chunk_counter;
+  node.block_len = cs.buf_len;
+  node.flags = static_cast<std::uint8_t>(cs.flags | start_flag(cs) | k3::chunk_end);
+  return node;
+}
+
+// ---- nodes ----
+
+output_node parent_output(const std::uint8_t children[k3::block_len], const key_words& key,
+                          std::uint8_t flags) noexcept {
+  output_node node;
+  node.input_cv = key;
+  std::memcpy(node.block.data(), children, k3::block_len);
+  node.counter = 0;
+  node.block_len = k3::block_len;
+  node.flags = flags | k3::parent;
+  return node;
+}
+
+void node_chaining_value(const k3::kernels& k, const output_node& node,
+                         std::uint8_t out[k3::out_len]) noexcept {
+  key_words cv = node.input_cv;
+  k.compress_in_place(cv.data(), node.block.data(), node.block_len, node.counter, node.flags);
+  fastblake::detail::store_le32_words(cv.data(), out, 8);
+}
+
+digest root_digest(const k3::kernels& k, const output_node& node) noexcept {
+  digest::bytes_type bytes;
+  key_words cv = node.input_cv;
+  k.compress_in_place(cv.data(), node.block.data(), node.block_len, 0, node.flags | k3::root);
+  fastblake::detail::store_le32_words(cv.data(), bytes.data(), 8);
+  return digest(bytes);
+}
+
+// Writes n bytes of the root's extendable output from byte `position` on. Output block i is
+// the root compressed with counter i; whole blocks go straight to out through xof_many.
+void root_output(const k3::kernels& k, const output_node& node, std::uint64_t position,
+                 std::uint8_t* out, std::size_t n) noexcept {
+  const auto flags = static_cast<std::uint8_t>(node.flags | k3::root);
+  std::uint8_t block[k3::block_len];
+  if (const std::size_t skip = position % k3::block_len; skip != 0 && n > 0) {
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len,
+               position / k3::block_len, flags, block, 1);
+    const std::size_t take = std::min(k3::block_len - skip, n);
+    std::memcpy(out, block + skip, take);
+    out += take;
+    n -= take;
+    position += take;
+  }
+  if (const std::size_t whole = n / k3::block_len; whole > 0) {
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len,
+               position / k3::block_len, flags, out, whole);
+    out += whole * k3::block_len;
+    n -= whole * k3::block_len;
+    position += whole * k3::block_len;
+  }
+  if (n > 0) {
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len,
+               position / k3::block_len, flags, block, 1);
+    std::memcpy(out, block, n);
+  }
+}
+
+// ---- subtrees ----
+
+std::uint64_t left_len_unchecked(std::uint64_t len) noexcept {
+  // Whole chunks before the last byte; the left child takes the largest power of two of them.
+  return std::bit_floor((len - 1) / k3::chunk_len) * k3::chunk_len;
+}
+
+// Hashes pairs of chaining values into their parents. An odd one out moves up unchanged.
+std::size_t merge_pairs(const k3::kernels& k, const std::uint8_t* cvs, std::size_t n,
+                        const key_words& key, std::uint8_t flags, std::uint8_t* out) noexcept {
+  const std::size_t pairs = n / 2;
+  k.hash_parents(cvs, pairs, key.data(), flags, out);
+  if (n % 2 != 0) std::memcpy(out + pairs * k3::out_len, cvs + (n - 1) * k3::out_len, k3::out_len);
+  return pairs + n % 2;
+}
+
+// Hashes a subtree of len > 0 bytes that starts at chunk `counter` down to a row of at most
+// max_subtree_cvs chaining values, and returns how many it wrote to out.
+//
+// Up to simd_degree chunks go to the kernel at once. Above that, the two children are hashed
+// recursively and their rows merged one level: the left child is a complete power-of-two tree,
+// so its row has an even count (or is a single chunk) and no pair straddles the two children.
+// This keeps every kernel call at full width until the top of the subtree; the official
+// implementation's compress_subtree_wide works the same way.
+std::size_t hash_subtree(const k3::kernels& k, const std::uint8_t* input, std::size_t len,
+                         const key_words& key, std::uint64_t counter, std::uint8_t flags,
+                         std::uint8_t* out) noexcept {
+  if (len <= k.simd_degree * k3::chunk_len) {
+    const std::size_t whole = len / k3::chunk_len;
+    k.hash_chunks(input, whole, key.data(), counter, flags, out);
+    if (const std::size_t rest = len % k3::chunk_len; rest != 0) {
+      chunk_state cs = make_chunk_state(key, counter + whole, flags);
+      chunk_update(k, cs, input + whole * k3::chunk_len, rest);
+      node_chaining_value(k, chunk_output(cs), out + whole * k3::out_len);
+      return whole + 1;
+    }
+    return whole;
+  }
+  const auto left = static_cast<std::size_t>(left_len_unchecked(len));
+  std::uint8_t row[2 * max_subtree_cvs * k3::out_len];
+  const std::size_t left_n = hash_subtree(k, input, left, key, counter, flags, row);
+  const std::size_t right_n =
+      hash_subtree(k, input + left, len - left, key, counter + left / k3::chunk_len, flags,
+                   row + left_n * k3::out_len);
+  // A one-lane kernel returns a lone left chunk as one value: hand the pair up unmerged so
+  // that the caller always has at least two.
+  if (left_n == 1) {
+    std::memcpy(out, row, 2 * k3::out_len);
+    return 2;
+  }
+  return merge_pairs(k, row, left_n + right_n, key, flags, out);
+}
+
+// Hashes a subtree of more than one chunk down to the two chaining values of its top node.
+void hash_subtree_to_children(const k3::kernels& k, const std::uint8_t* input, std::size_t len,
+                              const key_words& key, std::uint64_t counter, std::uint8_t flags,
+                              std::uint8_t children[k3::block_len]) noexcept {
+  std::uint8_t row[2][max_subtree_cvs * k3::out_len];
+  std::size_t n = hash_subtree(k, input, len, key, counter, flags, row[0]);
+  int current = 0;
+  while (n > 2) {
+    n = merge_pairs(k, row[current], n, key, flags, row[1 - current]);
+    current = 1 - current;
+  }
+  std::memcpy(children, row[current], k3::block_len);
+}
+
+// The root node of a whole input hashed in one go.
+output_node one_shot_root(const k3::kernels& k, std::span<const std::byte> input,
+                          const key_words& key, std::uint8_t flags) noexcept {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(input.data());
+  if (input.size() <= k3::chunk_len) {
+    chunk_state cs = make_chunk_state(key, 0, flags);
+    chunk_update(k, cs, bytes, input.size());
+    return chunk_output(cs);
+  }
+  std::uint8_t children[k3::block_len];
+  hash_subtree_to_children(k, bytes, input.size(), key, 0, flags, children);
+  return parent_output(children, key, flags);
+}
+
+key_words context_key(std::string_view context) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  const digest d = root_digest(
+      k, one_shot_root(k, std::as_bytes(std::span<const char>(context.data(), context.size())),
+                       std::to_array(k3::iv), k3::derive_key_context));
+  return words_from_key(d.data());
+}
+
+std::array<std::uint8_t, k3::block_len> siblings(const chaining_value& left,
+                                                 const chaining_value& right) noexcept {
+  std::array<std::uint8_t, k3::block_len> block;
+  std::memcpy(block.data(), left.data(), out_size);
+  std::memcpy(block.data() + out_size, right.data(), out_size);
+  return block;
+}
+
+[[noreturn]] void misuse(const std::string& message) {
+  throw std::logic_error("fastblake::blake3: " + message);
+}
+
+}  // namespace
+
+// ---- digest ----
+
+bool detail::constant_time_equal(const std::uint8_t* a, const std::uint8_t* b) noexcept {
+  std::uint8_t diff = 0;
+  for (std::size_t i = 0; i < out_size; ++i) diff |= static_cast<std::uint8_t>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+// ---- mode ----
+
+mode mode::hash() noexcept { return mode(std::to_array(k3::iv), 0); }
+
+mode mode::keyed(const key_type& key) noexcept {
+  return mode(words_from_key(key.data()), k3::keyed_hash);
+}
+
+mode mode::derive_key(std::string_view context) noexcept {
+  return mode(context_key(context), k3::derive_key_material);
+}
+
+// ---- output_reader ----
+
+void output_reader::fill(std::span<std::byte> out) {
+  if (out.size() > std::numeric_limits<std::uint64_t>::max() - position_) {
+    throw std::out_of_range(
+        "fastblake::blake3::output_reader: the output ends at position 2^64 - 1");
+  }
+  root_output(k3::active_kernels(), root_, position_,
+              reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+  position_ += out.size();
+}
+
+// ---- hasher ----
+
+hasher::hasher(const key_words& key, std::uint8_t flags) noexcept
+    : key_words_(key), chunk_(make_chunk_state(key, 0, flags)) {}
+
+hasher::hasher() noexcept : hasher(std::to_array(k3::iv), 0) {}
+
+hasher hasher::keyed(const key_type& key) noexcept {
+  return hasher(words_from_key(key.data()), k3::keyed_hash);
+}
+
+hasher hasher::derive_key(std::string_view context) noexcept {
+  return hasher(context_key(context), k3::derive_key_material);
+}
+
+void hasher::reset() noexcept {
+  chunk_ = make_chunk_state(key_words_, 0, chunk_.flags);
+  initial_chunk_counter_ = 0;
+  stack_len_ = 0;
+}
+
+std::uint64_t hasher::count() const noexcept {
+  return (chunk_.chunk_counter - initial_chunk_counter_) * k3::chunk_len + absorbed(chunk_);
+}
+
+// The stack holds the chaining values of complete subtrees, largest first. After
+// `chunks_done` chunks of this (sub)tree there is one per set bit of chunks_done; merging is
+// lazy, only once more input proves that the top entries are not the root's children.
+void hasher::merge_stack_to(std::uint64_t chunks_done) noexcept {
+  const auto target = static_cast<std::size_t>(std::popcount(chunks_done));
+  const k3::kernels& k = k3::active_kernels();
+  while (stack_len_ > target) {
+    std::uint8_t* children = stack_.data() + (stack_len_ - 2) * out_size;
+    node_chaining_value(k, parent_output(children, key_words_, chunk_.flags), children);
+    --stack_len_;
+  }
+}
+
+void hasher::push_chaining_value(const std::uint8_t cv[out_size],
+                                 std::uint64_t chunk_counter) noexcept {
+  merge_stack_to(chunk_counter - initial_chunk_counter_);
+  std::memcpy(stack_.data() + stack_len_ * out_size, cv, out_size);
+  ++stack_len_;
+}
+
+hasher& hasher::update(std::span<const std::byte> input) {
+  if (initial_chunk_counter_ != 0) {
+    const std::uint64_t limit = *max_subtree_len(initial_chunk_counter_ * k3::chunk_len);
+    if (input.size() > limit - count()) {
+      misuse("the subtree starting at byte " +
+             std::to_string(initial_chunk_counter_ * k3::chunk_len) + " holds at most " +
+             std::to_string(limit) + " bytes");
+    }
+  }
+  const k3::kernels& k = k3::active_kernels();
+  const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+  std::size_t n = input.size();
+
+  if (absorbed(chunk_) > 0) {
+    const std::size_t take = std::min(k3::chunk_len - absorbed(chunk_), n);
+    chunk_update(k, chunk_, in, take);
+    in += take;
+    n -= take;
+    if (n == 0) return *this;
+    // The chunk is full and more input follows, so it is not the root.
+    std::uint8_t cv[out_size];
+    node_chaining_value(k, chunk_output(chunk_), cv);
+    push_chaining_value(cv, chunk_.chunk_counter);
+    chunk_ = make_chunk_state(key_words_, chunk_.chunk_counter + 1, chunk_.flags);
+  }
+
+  // Hash whole subtrees straight from the input while more than a chunk is left: each is the
+  // largest power of two of chunks that fits and starts at a multiple of its own size, so it
+  // is a node of the final tree. The last chunk always goes to the chunk state: it may be the
+  // root.
+  while (n > k3::chunk_len) {
+    std::size_t subtree = std::bit_floor(n);
+    const std::uint64_t done = chunk_.chunk_counter * k3::chunk_len;
+    while ((done & (subtree - 1)) != 0) subtree /= 2;
+    const std::uint64_t chunks = subtree / k3::chunk_len;
+    if (chunks == 1) {
+      std::uint8_t cv[out_size];
+      k.hash_chunks(in, 1, key_words_.data(), chunk_.chunk_counter, chunk_.flags, cv);
+      push_chaining_value(cv, chunk_.chunk_counter);
+    } else {
+      std::uint8_t children[block_size];
+      hash_subtree_to_children(k, in, subtree, key_words_, chunk_.chunk_counter, chunk_.flags,
+                               children);
+      push_chaining_value(children, chunk_.chunk_counter);
+      push_chaining_value(children + out_size, chunk_.chunk_counter + chunks / 2);
+    }
+    chunk_.chunk_counter += chunks;
+    in += subtree;
+    n -= subtree;
+  }
+
+  if (n > 0) {
+    chunk_update(k, chunk_, in, n);
+    merge_stack_to(chunk_.chunk_counter - initial_chunk_counter_);
+  }
+  return *this;
+}
+
+// The node that would be the root if no more input came: the current chunk (or the last two
+// stacked values when the input ended on a subtree boundary) folded into every stacked
+// subtree from the right.
+output_node hasher::final_node() const noexcept {
+  if (stack_len_ == 0) return chunk_output(chunk_);
+  const k3::kernels& k = k3::active_kernels();
+  std::size_t remaining = stack_len_;
+  output_node node;
+  if (absorbed(chunk_) > 0) {
+    node = chunk_output(chunk_);
+  } else {
+    remaining -= 2;
+    node = parent_output(stack_.data() + remaining * out_size, key_words_, chunk_.flags);
+  }
+  while (remaining > 0) {
+    --remaining;
+    std::uint8_t children[block_size];
+    std::memcpy(children, stack_.data() + remaining * out_size, out_size);
+    node_chaining_value(k, node, children + out_size);
+    node = parent_output(children, key_words_, chunk_.flags);
+  }
+  return node;
+}
+
+void hasher::require_root(const char* what) const {
+  if (initial_chunk_counter_ != 0) {
+    misuse(std::string(what) +
+           " after set_input_offset() with a non-zero offset: a subtree has no root hash; use "
+           "finalize_non_root()");
+  }
+}
+
+digest hasher::finalize() const {
+  require_root("finalize()");
+  return root_digest(k3::active_kernels(), final_node());
+}
+
+void hasher::finalize(std::span<std::byte> out) const {
+  require_root("finalize()");
+  root_output(k3::active_kernels(), final_node(), 0,
+              reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+}
+
+output_reader hasher::finalize_xof() const {
+  require_root("finalize_xof()");
+  return output_reader(final_node());
+}
+
+hasher& hasher::set_input_offset(std::uint64_t offset) {
+  if (count() != 0) misuse("set_input_offset() after the hasher has absorbed input");
+  if (offset % k3::chunk_len != 0) {
+    misuse("set_input_offset(" + std::to_string(offset) +
+           "): a subtree starts at a multiple of the chunk size, 1024");
+  }
+  initial_chunk_counter_ = offset / k3::chunk_len;
+  chunk_.chunk_counter = initial_chunk_counter_;
+  stack_len_ = 0;
+  return *this;
+}
+
+chaining_value hasher::finalize_non_root() const {
+  if (count() == 0) misuse("finalize_non_root() of an empty subtree, which is never valid");
+  chaining_value cv;
+  node_chaining_value(k3::active_kernels(), final_node(), cv.data());
+  return cv;
+}
+
+// ---- one-shot functions ----
+
+digest hash(std::span<const std::byte> input) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  return root_digest(k, one_shot_root(k, input, std::to_array(k3::iv), 0));
+}
+
+digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  return root_digest(k, one_shot_root(k, input, words_from_key(key.data()), k3::keyed_hash));
+}
+
+digest derive_key(std::string_view context, std::span<const std::byte> material) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  return root_digest(k, one_shot_root(k, material, context_key(context),
+                                      k3::derive_key_material));
+}
+
+void derive_key(std::string_view context, std::span<const std::byte> material,
+                std::span<std::byte> out) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  root_output(k, one_shot_root(k, material, context_key(context), k3::derive_key_material), 0,
+              reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+}
+
+// ---- subtree merging ----
+
+chaining_value merge_subtrees_non_root(const chaining_value& left, const chaining_value& right,
+                                       const mode& m) noexcept {
+  chaining_value cv;
+  node_chaining_value(k3::active_kernels(), parent_output(siblings(left, right).data(), m.key_words_, m.flags_),
+                      cv.data());
+  return cv;
+}
+
+digest merge_subtrees_root(const chaining_value& left, const chaining_value& right,
+                           const mode& m) noexcept {
+  return root_digest(k3::active_kernels(), parent_output(siblings(left, right).data(), m.key_words_, m.flags_));
+}
+
+output_reader merge_subtrees_root_xof(const chaining_value& left, const chaining_value& right,
+                                      const mode& m) noexcept {
+  return output_reader(parent_output(siblings(left, right).data(), m.key_words_, m.flags_));
+}
+
+std::uint64_t left_subtree_len(std::uint64_t input_len) {
+  if (input_len <= chunk_size) {
+    misuse("left_subtree_len(" + std::to_string(input_len) +
+           "): an input of at most one chunk has no left subtree");
+  }
+  return left_len_unchecked(input_len);
+}
+
+std::optional<std::uint64_t> max_subtree_len(std::uint64_t offset) {
+  if (offset % chunk_size != 0) {
+    misuse("max_subtree_len(" + std::to_string(offset) +
+           "): a subtree starts at a multiple of the chunk size, 1024");
+  }
+  if (offset == 0) return std::nullopt;
+  // A subtree starting at chunk c holds at most 2^(trailing zeros of c) chunks.
+  return (offset / chunk_size & -(offset / chunk_size)) * chunk_size;
+}
+
+}  // namespace fastblake::blake3

@@ -1,0 +1,42 @@
+// Little-endian word loads and stores: BLAKE2 and BLAKE3 read and write words little-endian
+// whatever the host's byte order.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace fastblake::detail {
+
+inline std::uint32_t load_le32(const std::uint8_t* p) noexcept {
+  std::uint32_t w;
+  std::memcpy(&w, p, sizeof w);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap32(w);
+  return w;
+}
+
+inline void store_le32(std::uint8_t* p, std::uint32_t w) noexcept {
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap32(w);
+  std::memcpy(p, &w, sizeof w);
+}
+
+inline void load_le32_words(const std::uint8_t* bytes, std::uint32_t* words,
+                            std::size_t n) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(words, bytes, n * 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) words[i] = load_le32(bytes + 4 * i);
+  }
+}
+
+inline void store_le32_words(const std::uint32_t* words, std::uint8_t* bytes,
+                             std::size_t n) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(bytes, words, n * 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) store_le32(bytes + 4 * i, words[i]);
+  }
+}
+
+}  // namespace fastblake::detail

@@ -1,0 +1,28 @@
+# Fails if the library exports a symbol outside namespace fastblake.
+# Usage: cmake -D LIBRARY=libfastblake.a -D NM=nm -P check_symbols.cmake
+execute_process(COMMAND "${NM}" -g -C --defined-only "${LIBRARY}"
+                OUTPUT_VARIABLE symbols RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${NM} failed on ${LIBRARY}")
+endif()
+string(REPLACE "\n" ";" lines "${symbols}")
+set(count 0)
+set(foreign "")
+foreach(line IN LISTS lines)
+  # "address type name"; archive member headers and blank lines have no type letter.
+  if(NOT line MATCHES "^[0-9a-fA-F]* +[A-Za-z] +(.*)$")
+    continue()
+  endif()
+  set(name "${CMAKE_MATCH_1}")
+  math(EXPR count "${count} + 1")
+  if(name MATCHES "^(blake3_|blake2)" OR NOT name MATCHES "fastblake::")
+    string(APPEND foreign "  ${name}\n")
+  endif()
+endforeach()
+if(count EQUAL 0)
+  message(FATAL_ERROR "no exported symbols found in ${LIBRARY}")
+endif()
+if(foreign)
+  message(FATAL_ERROR "symbols outside namespace fastblake:\n${foreign}")
+endif()
+message(STATUS "${count} exported symbols, all in namespace fastblake")

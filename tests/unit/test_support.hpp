@@ -1,0 +1,110 @@
+// Helpers shared by the unit tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fastblake/blake3.hpp>
+
+namespace fastblake::test {
+
+/// The official test vectors' input: byte i is i % 251.
+inline std::vector<std::byte> vector_input(std::size_t n) {
+  std::vector<std::byte> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>(i % 251);
+  return v;
+}
+
+inline std::string to_hex(std::span<const std::byte> bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(2 * bytes.size());
+  for (std::byte b : bytes) {
+    s += digits[std::to_integer<unsigned>(b) >> 4];
+    s += digits[std::to_integer<unsigned>(b) & 0xf];
+  }
+  return s;
+}
+
+/// The seed of every randomised test: FASTBLAKE_TEST_SEED when set, else a fixed one, so that
+/// a failure can be replayed. Tests print it in their SCOPED_TRACE.
+inline std::uint64_t test_seed() {
+  if (const char* s = std::getenv("FASTBLAKE_TEST_SEED")) return std::strtoull(s, nullptr, 0);
+  return 0x5eed'b1a4'e300'0001;
+}
+
+class random_source {
+ public:
+  explicit random_source(std::uint64_t seed) : engine_(seed) {}
+
+  std::uint64_t below(std::uint64_t n) {
+    return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(engine_);
+  }
+  std::vector<std::byte> bytes(std::size_t n) {
+    std::vector<std::byte> v(n);
+    for (auto& b : v) b = static_cast<std::byte>(engine_());
+    return v;
+  }
+  blake3::key_type key() {
+    blake3::key_type k;
+    for (auto& b : k) b = static_cast<std::uint8_t>(engine_());
+    return k;
+  }
+  std::string text(std::size_t n) {
+    std::string s(n, '\0');
+    for (auto& c : s) c = static_cast<char>(engine_());
+    return s;
+  }
+  /// Input lengths that favour the tree's edges: around block, chunk and power-of-two
+  /// subtree boundaries, and anything in between.
+  std::size_t interesting_length(std::size_t max_chunks) {
+    switch (below(4)) {
+      case 0:
+        return below(max_chunks * blake3::chunk_size + 1);
+      case 1: {
+        const std::size_t blocks = below(max_chunks * 16 + 1);
+        return blocks * blake3::block_size + below(3) - 1 + (blocks == 0);
+      }
+      case 2: {
+        const std::size_t chunks = below(max_chunks + 1);
+        return chunks * blake3::chunk_size + below(3) - 1 + (chunks == 0);
+      }
+      default: {
+        std::size_t p = 1;
+        while (2 * p <= max_chunks && below(3) != 0) p *= 2;
+        return p * blake3::chunk_size + below(3) - 1;
+      }
+    }
+  }
+  /// Splits n into random pieces, some empty.
+  std::vector<std::size_t> split_points(std::size_t n) {
+    std::vector<std::size_t> cuts;
+    std::size_t at = 0;
+    while (at < n) {
+      const std::size_t step = below(4) == 0 ? below(8) : below(3 * blake3::chunk_size);
+      at = std::min(n, at + step);
+      cuts.push_back(at);
+    }
+    return cuts;
+  }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+/// Feeds input to h in the pieces that split_points describes.
+inline void update_in_pieces(blake3::hasher& h, std::span<const std::byte> input,
+                             const std::vector<std::size_t>& cuts) {
+  std::size_t from = 0;
+  for (std::size_t to : cuts) {
+    h.update(input.subspan(from, to - from));
+    from = to;
+  }
+}
+
+}  // namespace fastblake::test
