@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "blake3/kernels.hpp"
+#include "common/compiler.hpp"
 #include "common/endian.hpp"
 
 namespace fastblake::detail::blake3 {
@@ -23,7 +24,7 @@ constexpr std::array<std::array<std::uint8_t, 16>, 7> make_schedule() {
 }
 constexpr auto schedule = make_schedule();
 
-inline void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x,
+FASTBLAKE_ALWAYS_INLINE void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x,
                 std::uint32_t y) {
   v[a] += v[b] + x;
   v[d] = std::rotr(v[d] ^ v[a], 16);
@@ -35,7 +36,8 @@ inline void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x
   v[b] = std::rotr(v[b] ^ v[c], 7);
 }
 
-inline void round_fn(std::uint32_t v[16], const std::uint32_t m[16],
+// Inlined into every round so that the schedule's indices become constants.
+FASTBLAKE_ALWAYS_INLINE void round_fn(std::uint32_t v[16], const std::uint32_t m[16],
                      const std::array<std::uint8_t, 16>& s) {
   mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
   mix(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
@@ -48,11 +50,13 @@ inline void round_fn(std::uint32_t v[16], const std::uint32_t m[16],
 }
 
 // The seven rounds, leaving the full 16-word state in v; callers apply the feed-forward.
-inline void rounds(std::uint32_t v[16], const std::uint32_t cv[8],
+FASTBLAKE_ALWAYS_INLINE void rounds(std::uint32_t v[16], const std::uint32_t cv[8],
                    const std::uint8_t block[block_len], std::uint8_t len, std::uint64_t counter,
                    std::uint8_t flags) {
+  // Word by word: a 64-byte copy to the stack would be re-read in 4-byte pieces, which
+  // stalls store-to-load forwarding.
   std::uint32_t m[16];
-  load_le32_words(block, m, 16);
+  for (int i = 0; i < 16; ++i) m[i] = load_le32(block + 4 * i);
   for (int i = 0; i < 8; ++i) v[i] = cv[i];
   for (int i = 0; i < 4; ++i) v[8 + i] = iv[i];
   v[12] = static_cast<std::uint32_t>(counter);

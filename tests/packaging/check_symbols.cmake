@@ -10,12 +10,15 @@ set(count 0)
 set(foreign "")
 foreach(line IN LISTS lines)
   # "address type name"; archive member headers and blank lines have no type letter.
-  if(NOT line MATCHES "^[0-9a-fA-F]* +[A-Za-z] +(.*)$")
+  if(NOT line MATCHES "^[0-9a-fA-F]* +([A-Za-z]) +(.*)$")
     continue()
   endif()
-  set(name "${CMAKE_MATCH_1}")
+  set(type "${CMAKE_MATCH_1}")
+  set(name "${CMAKE_MATCH_2}")
   math(EXPR count "${count} + 1")
-  if(name MATCHES "^(blake3_|blake2)" OR NOT name MATCHES "fastblake::")
+  # Weak (W, V) and unique (u) symbols are inline or template code of the standard library,
+  # merged by the linker with any other copy: they cannot collide. Strong ones must be ours.
+  if(name MATCHES "^(blake3_|blake2)" OR (type MATCHES "[TDBRC]" AND NOT name MATCHES "fastblake::"))
     string(APPEND foreign "  ${name}\n")
   endif()
 endforeach()
