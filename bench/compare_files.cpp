@@ -126,8 +126,10 @@ bool parse(int argc, char** argv, options& opt) {
       char* end = nullptr;
       const double v = std::strtod(argv[++i], &end);
       if (*end != '\0' || v <= 0) return false;
-      if (arg == "--rounds") opt.rounds = static_cast<int>(v);
-      else opt.min_time = v;
+      if (arg == "--rounds")
+        opt.rounds = static_cast<int>(v);
+      else
+        opt.min_time = v;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
       return false;
     } else {
@@ -151,14 +153,13 @@ int main(int argc, char** argv) {
       {"official C portable", official_portable_hash},
   };
 
-  std::printf("fastblake %s (kernel: %s) vs official BLAKE3 C %s, one thread\n",
-              FASTBLAKE_VERSION_STRING,
-              std::string(fastblake::detail::blake3::active_kernels().name).c_str(),
-              BLAKE3_VERSION_STRING);
-  std::printf("%s; median of %d interleaved rounds, GB/s = 10^9 bytes/s\n\n",
-              cpu_model().c_str(), opt.rounds);
-  std::printf("%-28s %9s %10s %11s %11s %10s %10s\n", "file", "size", "fastblake",
-              "official C", "official C", "vs", "vs");
+  std::printf(
+      "fastblake %s (kernel: %s) vs official BLAKE3 C %s, one thread\n", FASTBLAKE_VERSION_STRING,
+      std::string(fastblake::detail::blake3::active_kernels().name).c_str(), BLAKE3_VERSION_STRING);
+  std::printf("%s; median of %d interleaved rounds, GB/s = 10^9 bytes/s\n\n", cpu_model().c_str(),
+              opt.rounds);
+  std::printf("%-28s %9s %10s %11s %11s %10s %10s\n", "file", "size", "fastblake", "official C",
+              "official C", "vs", "vs");
   std::printf("%-28s %9s %10s %11s %11s %10s %10s\n", "", "", "GB/s", "GB/s", "portable",
               "official", "portable");
 
@@ -175,8 +176,8 @@ int main(int argc, char** argv) {
     const b3::digest expected = impls[0].hash(data);
     for (const auto& impl : impls) {
       if (impl.hash(data) != expected) {
-        std::fprintf(stderr, "fastblake-compare: %s: %s gives a different digest\n",
-                     path.c_str(), impl.name.c_str());
+        std::fprintf(stderr, "fastblake-compare: %s: %s gives a different digest\n", path.c_str(),
+                     impl.name.c_str());
         return 1;
       }
     }

@@ -105,8 +105,8 @@ FASTBLAKE_API digest merge_subtrees_root(const chaining_value& left, const chain
                                          const mode& m) noexcept;
 /// Merges the two children of the root into a reader over the whole extendable output.
 FASTBLAKE_API output_reader merge_subtrees_root_xof(const chaining_value& left,
-                                                   const chaining_value& right,
-                                                   const mode& m) noexcept;
+                                                    const chaining_value& right,
+                                                    const mode& m) noexcept;
 
 /// The mode a tree is hashed in, for the subtree merge functions: it must match the mode of
 /// the hashers that produced the chaining values.
@@ -243,6 +243,14 @@ inline digest keyed_hash(const key_type& key, std::string_view input) noexcept {
 /// A 32-byte key derived from key material in the given context (see hasher::derive_key).
 FASTBLAKE_API digest derive_key(std::string_view context,
                                 std::span<const std::byte> material) noexcept;
+inline digest derive_key(std::string_view context,
+                         std::span<const unsigned char> material) noexcept {
+  return derive_key(context, std::as_bytes(material));
+}
+inline digest derive_key(std::string_view context, std::string_view material) noexcept {
+  return derive_key(context,
+                    std::as_bytes(std::span<const char>(material.data(), material.size())));
+}
 /// A key of any length, out.size() bytes, derived from key material in the given context.
 FASTBLAKE_API void derive_key(std::string_view context, std::span<const std::byte> material,
                               std::span<std::byte> out) noexcept;

@@ -52,9 +52,8 @@ struct kernels {
 
   /// Hashes num_chunks whole chunks laid out back to back at input; chunk i gets counter + i.
   /// Writes their chaining values back to back (32 bytes each) to out.
-  void (*hash_chunks)(const std::uint8_t* input, std::size_t num_chunks,
-                      const std::uint32_t key[8], std::uint64_t counter, std::uint8_t flags,
-                      std::uint8_t* out);
+  void (*hash_chunks)(const std::uint8_t* input, std::size_t num_chunks, const std::uint32_t key[8],
+                      std::uint64_t counter, std::uint8_t flags, std::uint8_t* out);
 
   /// Hashes num_parents parent nodes whose 64-byte blocks (two chaining values each) lie back
   /// to back at input. Writes their chaining values back to back to out. out may equal input.

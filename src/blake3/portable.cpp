@@ -25,7 +25,7 @@ constexpr std::array<std::array<std::uint8_t, 16>, 7> make_schedule() {
 constexpr auto schedule = make_schedule();
 
 FASTBLAKE_ALWAYS_INLINE void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x,
-                std::uint32_t y) {
+                                 std::uint32_t y) {
   v[a] += v[b] + x;
   v[d] = std::rotr(v[d] ^ v[a], 16);
   v[c] += v[d];
@@ -38,7 +38,7 @@ FASTBLAKE_ALWAYS_INLINE void mix(std::uint32_t v[16], int a, int b, int c, int d
 
 // Inlined into every round so that the schedule's indices become constants.
 FASTBLAKE_ALWAYS_INLINE void round_fn(std::uint32_t v[16], const std::uint32_t m[16],
-                     const std::array<std::uint8_t, 16>& s) {
+                                      const std::array<std::uint8_t, 16>& s) {
   mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
   mix(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
   mix(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
@@ -51,8 +51,8 @@ FASTBLAKE_ALWAYS_INLINE void round_fn(std::uint32_t v[16], const std::uint32_t m
 
 // The seven rounds, leaving the full 16-word state in v; callers apply the feed-forward.
 FASTBLAKE_ALWAYS_INLINE void rounds(std::uint32_t v[16], const std::uint32_t cv[8],
-                   const std::uint8_t block[block_len], std::uint8_t len, std::uint64_t counter,
-                   std::uint8_t flags) {
+                                    const std::uint8_t block[block_len], std::uint8_t len,
+                                    std::uint64_t counter, std::uint8_t flags) {
   // Word by word: a 64-byte copy to the stack would be re-read in 4-byte pieces, which
   // stalls store-to-load forwarding.
   std::uint32_t m[16];
@@ -72,8 +72,8 @@ FASTBLAKE_ALWAYS_INLINE void rounds(std::uint32_t v[16], const std::uint32_t cv[
   round_fn(v, m, schedule[6]);
 }
 
-void compress_in_place(std::uint32_t cv[8], const std::uint8_t block[block_len],
-                       std::uint8_t len, std::uint64_t counter, std::uint8_t flags) {
+void compress_in_place(std::uint32_t cv[8], const std::uint8_t block[block_len], std::uint8_t len,
+                       std::uint64_t counter, std::uint8_t flags) {
   std::uint32_t v[16];
   rounds(v, cv, block, len, counter, flags);
   for (int i = 0; i < 8; ++i) cv[i] = v[i] ^ v[i + 8];

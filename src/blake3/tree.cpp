@@ -128,8 +128,8 @@ void root_output(const k3::kernels& k, const output_node& node, std::uint64_t po
   const auto flags = static_cast<std::uint8_t>(node.flags | k3::root);
   std::uint8_t block[k3::block_len];
   if (const std::size_t skip = position % k3::block_len; skip != 0 && n > 0) {
-    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len,
-               position / k3::block_len, flags, block, 1);
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, position / k3::block_len,
+               flags, block, 1);
     const std::size_t take = std::min(k3::block_len - skip, n);
     std::memcpy(out, block + skip, take);
     out += take;
@@ -137,15 +137,15 @@ void root_output(const k3::kernels& k, const output_node& node, std::uint64_t po
     position += take;
   }
   if (const std::size_t whole = n / k3::block_len; whole > 0) {
-    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len,
-               position / k3::block_len, flags, out, whole);
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, position / k3::block_len,
+               flags, out, whole);
     out += whole * k3::block_len;
     n -= whole * k3::block_len;
     position += whole * k3::block_len;
   }
   if (n > 0) {
-    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len,
-               position / k3::block_len, flags, block, 1);
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, position / k3::block_len,
+               flags, block, 1);
     std::memcpy(out, block, n);
   }
 }
@@ -280,8 +280,8 @@ void output_reader::fill(std::span<std::byte> out) {
     throw std::out_of_range(
         "fastblake::blake3::output_reader: the output ends at position 2^64 - 1");
   }
-  root_output(k3::active_kernels(), root_, position_,
-              reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+  root_output(k3::active_kernels(), root_, position_, reinterpret_cast<std::uint8_t*>(out.data()),
+              out.size());
   position_ += out.size();
 }
 
@@ -427,8 +427,8 @@ digest hasher::finalize() const {
 
 void hasher::finalize(std::span<std::byte> out) const {
   require_root("finalize()");
-  root_output(k3::active_kernels(), final_node(), 0,
-              reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+  root_output(k3::active_kernels(), final_node(), 0, reinterpret_cast<std::uint8_t*>(out.data()),
+              out.size());
 }
 
 output_reader hasher::finalize_xof() const {
@@ -469,8 +469,7 @@ digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcep
 
 digest derive_key(std::string_view context, std::span<const std::byte> material) noexcept {
   const k3::kernels& k = k3::active_kernels();
-  return root_digest(k, one_shot_root(k, material, context_key(context),
-                                      k3::derive_key_material));
+  return root_digest(k, one_shot_root(k, material, context_key(context), k3::derive_key_material));
 }
 
 void derive_key(std::string_view context, std::span<const std::byte> material,
@@ -485,14 +484,16 @@ void derive_key(std::string_view context, std::span<const std::byte> material,
 chaining_value merge_subtrees_non_root(const chaining_value& left, const chaining_value& right,
                                        const mode& m) noexcept {
   chaining_value cv;
-  node_chaining_value(k3::active_kernels(), parent_output(siblings(left, right).data(), m.key_words_, m.flags_),
+  node_chaining_value(k3::active_kernels(),
+                      parent_output(siblings(left, right).data(), m.key_words_, m.flags_),
                       cv.data());
   return cv;
 }
 
 digest merge_subtrees_root(const chaining_value& left, const chaining_value& right,
                            const mode& m) noexcept {
-  return root_digest(k3::active_kernels(), parent_output(siblings(left, right).data(), m.key_words_, m.flags_));
+  return root_digest(k3::active_kernels(),
+                     parent_output(siblings(left, right).data(), m.key_words_, m.flags_));
 }
 
 output_reader merge_subtrees_root_xof(const chaining_value& left, const chaining_value& right,

@@ -37,7 +37,8 @@ endfunction()
 # 1. find_package(fastblake CONFIG)
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples" -B "${WORK_DIR}/cmake-consumer"
     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_PREFIX_PATH=${prefix}"
-    "-DCMAKE_BUILD_TYPE=${CONFIG}")
+    "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/cmake-consumer" ${config_args})
 file(GLOB_RECURSE built LIST_DIRECTORIES false "${WORK_DIR}/cmake-consumer/hash_file"
      "${WORK_DIR}/cmake-consumer/*/hash_file" "${WORK_DIR}/cmake-consumer/hash_file.exe")
@@ -58,7 +59,11 @@ execute_process(COMMAND "${PKG_CONFIG}" --cflags --libs fastblake
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "pkg-config cannot read ${pc_file}")
 endif()
-separate_arguments(flags UNIX_COMMAND "${flags}")
+execute_process(COMMAND "${PKG_CONFIG}" --variable=libdir fastblake
+                OUTPUT_VARIABLE libdir OUTPUT_STRIP_TRAILING_WHITESPACE)
+# The rpath lets a shared-library build run from the scratch prefix.
+separate_arguments(flags UNIX_COMMAND
+                   "${CXX_FLAGS} ${flags} ${LINKER_FLAGS} -Wl,-rpath,${libdir}")
 set(pc_program "${WORK_DIR}/hash_file_pkgconfig")
 run("${CXX}" -std=c++20 "${SOURCE_DIR}/examples/hash_file.cpp" -o "${pc_program}" ${flags})
 expect_hash("${pc_program}")

@@ -18,6 +18,10 @@ foreach(line IN LISTS lines)
   math(EXPR count "${count} + 1")
   # Weak (W, V) and unique (u) symbols are inline or template code of the standard library,
   # merged by the linker with any other copy: they cannot collide. Strong ones must be ours.
+  # Sanitizers add their own (__odr_asan.*, __asan_*).
+  if(name MATCHES "^(__odr_asan|__asan|__ubsan|__tsan)")
+    continue()
+  endif()
   if(name MATCHES "^(blake3_|blake2)" OR (type MATCHES "[TDBRC]" AND NOT name MATCHES "fastblake::"))
     string(APPEND foreign "  ${name}\n")
   endif()

@@ -107,8 +107,8 @@ TEST_P(Blake3Differential, RandomCasesMatchTheOfficialImplementation) {
     b3::digest::bytes_type official_digest;
     blake3_hasher_finalize(&official, official_digest.data(), official_digest.size());
     std::vector<std::byte> official_out(out_len);
-    blake3_hasher_finalize_seek(&official, seek, reinterpret_cast<std::uint8_t*>(official_out.data()),
-                                out_len);
+    blake3_hasher_finalize_seek(&official, seek,
+                                reinterpret_cast<std::uint8_t*>(official_out.data()), out_len);
 
     EXPECT_EQ(m.one_shot(input), b3::digest(official_digest));
     b3::hasher ours = m.ours();

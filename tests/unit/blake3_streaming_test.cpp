@@ -31,8 +31,7 @@ random_mode pick_mode(random_source& rng) {
       return {b3::hasher(), [](auto in) { return b3::hash(in); }, "hash"};
     case 1: {
       const b3::key_type key = rng.key();
-      return {b3::hasher::keyed(key), [key](auto in) { return b3::keyed_hash(key, in); },
-              "keyed"};
+      return {b3::hasher::keyed(key), [key](auto in) { return b3::keyed_hash(key, in); }, "keyed"};
     }
     default: {
       const std::string context = rng.text(rng.below(80));
@@ -177,6 +176,8 @@ TEST_P(Blake3Streaming, ConvenienceOverloadsAgree) {
   const b3::key_type key{};
   EXPECT_EQ(b3::keyed_hash(key, text), b3::keyed_hash(key, bytes));
   EXPECT_EQ(b3::keyed_hash(key, u8), b3::keyed_hash(key, bytes));
+  EXPECT_EQ(b3::derive_key("ctx", text), b3::derive_key("ctx", bytes));
+  EXPECT_EQ(b3::derive_key("ctx", u8), b3::derive_key("ctx", bytes));
 }
 
 FASTBLAKE_INSTANTIATE_FOR_KERNELS(Blake3Streaming);

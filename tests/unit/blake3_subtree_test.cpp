@@ -122,8 +122,8 @@ TEST_P(Blake3Subtree, LeftSubtreeLength) {
 TEST_P(Blake3Subtree, MaxSubtreeLength) {
   EXPECT_EQ(b3::max_subtree_len(0), std::nullopt);
   // (chunk index, most chunks)
-  const std::pair<std::uint64_t, std::uint64_t> cases[] = {
-      {1, 1}, {2, 2}, {3, 1}, {4, 4}, {5, 1}, {6, 2}, {7, 1}, {8, 8}, {96, 32}};
+  const std::pair<std::uint64_t, std::uint64_t> cases[] = {{1, 1}, {2, 2}, {3, 1}, {4, 4},  {5, 1},
+                                                           {6, 2}, {7, 1}, {8, 8}, {96, 32}};
   for (auto [chunk, most] : cases)
     EXPECT_EQ(b3::max_subtree_len(chunk * b3::chunk_size), most * b3::chunk_size) << chunk;
   EXPECT_EQ(b3::max_subtree_len(std::uint64_t{1} << 63), std::uint64_t{1} << 63);

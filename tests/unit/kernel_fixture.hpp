@@ -53,7 +53,6 @@ class kernel_test : public testing::TestWithParam<const k3::kernels*> {
 
 }  // namespace fastblake::test
 
-#define FASTBLAKE_INSTANTIATE_FOR_KERNELS(suite)                                             \
-  INSTANTIATE_TEST_SUITE_P(Kernels, suite,                                                   \
-                           testing::ValuesIn(fastblake::test::kernel_configs()),             \
+#define FASTBLAKE_INSTANTIATE_FOR_KERNELS(suite)                                                 \
+  INSTANTIATE_TEST_SUITE_P(Kernels, suite, testing::ValuesIn(fastblake::test::kernel_configs()), \
                            fastblake::test::kernel_config_name)

@@ -1,0 +1,28 @@
+# Shared by the scripts in scripts/: Debian packages and the project root.
+# shellcheck shell=bash
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# require_packages PACKAGE...: installs the missing Debian packages when run as root;
+# otherwise names them and exits 1.
+require_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  if [[ $(id -u) != 0 ]]; then
+    echo "Missing Debian packages. Install them first:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "Installing Debian packages: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
+    { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+}
+
+# The packages every build needs; the official BLAKE3 C sources are the tests' oracle and the
+# comparison's baseline.
+build_packages=(cmake g++ ninja-build librust-blake3-dev)
