@@ -1,6 +1,8 @@
 // Differential tests against the official BLAKE3 C implementation (built from Debian's
 // librust-blake3-dev at configure time): random inputs, keys, contexts, output lengths and
 // seeks, under every kernel configuration.
+#include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,11 @@
 #include "blake3.h"
 #include "kernel_fixture.hpp"
 #include "test_support.hpp"
+
+// The official library's compression function: exported (blake3_impl.h), not in blake3.h.
+extern "C" void blake3_compress_in_place(std::uint32_t cv[8], const std::uint8_t block[64],
+                                         std::uint8_t block_len, std::uint64_t counter,
+                                         std::uint8_t flags);
 
 namespace fastblake::test {
 namespace {
@@ -135,6 +142,83 @@ TEST_P(Blake3Differential, LargeInputs) {
     b3::hasher h;
     update_in_pieces(h, input, rng.split_points(len));
     EXPECT_EQ(h.finalize(), b3::digest(expected)) << len;
+  }
+}
+
+// A subtree's chaining value computed from the official compression function alone: the
+// reference tree for chunk counters that one-pass hashing cannot reach (above 2^32).
+std::array<std::uint32_t, 8> official_subtree_cv(const std::array<std::uint32_t, 8>& key,
+                                                 std::uint8_t mode_flags, const std::byte* input,
+                                                 std::uint64_t chunk, std::size_t len) {
+  constexpr std::uint8_t chunk_start = 1, chunk_end = 2, parent = 4;
+  std::array<std::uint32_t, 8> cv = key;
+  if (len <= b3::chunk_size) {
+    for (std::size_t at = 0; at < len || at == 0; at += b3::block_size) {
+      std::uint8_t block[64] = {};
+      const std::size_t n = std::min(b3::block_size, len - at);
+      std::memcpy(block, input + at, n);
+      std::uint8_t flags = mode_flags;
+      if (at == 0) flags |= chunk_start;
+      if (at + b3::block_size >= len) flags |= chunk_end;
+      blake3_compress_in_place(cv.data(), block, static_cast<std::uint8_t>(n), chunk, flags);
+    }
+    return cv;
+  }
+  std::uint64_t left_chunks = 1;
+  while (2 * left_chunks * b3::chunk_size < len) left_chunks *= 2;
+  const std::size_t left = left_chunks * b3::chunk_size;
+  const auto l = official_subtree_cv(key, mode_flags, input, chunk, left);
+  const auto r =
+      official_subtree_cv(key, mode_flags, input + left, chunk + left_chunks, len - left);
+  std::uint8_t block[64];
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      block[4 * i + j] = static_cast<std::uint8_t>(l[i] >> 8 * j);
+      block[32 + 4 * i + j] = static_cast<std::uint8_t>(r[i] >> 8 * j);
+    }
+  }
+  blake3_compress_in_place(cv.data(), block, 64, 0, mode_flags | parent);
+  return cv;
+}
+
+TEST_P(Blake3Differential, SubtreesAtFarOffsetsMatchTheOfficialCompression) {
+  random_source rng(test_seed() + 6);
+  constexpr std::array<std::uint32_t, 8> iv = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+                                               0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
+  constexpr std::uint64_t max_chunk = (std::uint64_t{1} << 54) - 1;
+  for (int round = 0; round < 200; ++round) {
+    // A subtree of up to 2^levels chunks at a chunk index of 33 to 54 bits.
+    const unsigned levels = static_cast<unsigned>(rng.below(5));
+    const std::uint64_t most = std::uint64_t{1} << levels;
+    std::uint64_t chunk = (std::uint64_t{1} << 32) + rng.below(max_chunk - (1ull << 32));
+    chunk = round % 10 == 0 ? max_chunk & ~(most - 1) : chunk & ~(most - 1);
+    const std::size_t len =
+        levels == 0 ? 1 + rng.below(b3::chunk_size)
+                    : (most / 2) * b3::chunk_size + 1 + rng.below((most / 2) * b3::chunk_size);
+    const auto input = rng.bytes(len);
+    const bool keyed = rng.below(2) == 0;
+    const b3::key_type key = rng.key();
+    std::array<std::uint32_t, 8> key_words = iv;
+    if (keyed) {
+      for (int i = 0; i < 8; ++i) {
+        key_words[i] = static_cast<std::uint32_t>(key[4 * i]) | key[4 * i + 1] << 8 |
+                       key[4 * i + 2] << 16 | static_cast<std::uint32_t>(key[4 * i + 3]) << 24;
+      }
+    }
+    SCOPED_TRACE("chunk " + std::to_string(chunk) + ", length " + std::to_string(len));
+
+    b3::hasher h = keyed ? b3::hasher::keyed(key) : b3::hasher();
+    h.set_input_offset(chunk * b3::chunk_size);
+    update_in_pieces(h, input, rng.split_points(len));
+    const b3::chaining_value ours = h.finalize_non_root();
+    const auto expected =
+        official_subtree_cv(key_words, keyed ? 16 : 0, input.data(), chunk, input.size());
+    b3::chaining_value expected_bytes;
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 4; ++j)
+        expected_bytes[4 * i + j] = static_cast<std::uint8_t>(expected[i] >> 8 * j);
+    EXPECT_EQ(to_hex(std::as_bytes(std::span(ours))),
+              to_hex(std::as_bytes(std::span(expected_bytes))));
   }
 }
 

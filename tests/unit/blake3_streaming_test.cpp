@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -40,6 +41,11 @@ random_mode pick_mode(random_source& rng) {
     }
   }
 }
+
+// A hasher is a plain value: copying forks it, and it owns no heap memory.
+static_assert(std::is_trivially_copyable_v<b3::hasher>);
+static_assert(std::is_nothrow_default_constructible_v<b3::hasher>);
+static_assert(std::is_trivially_copyable_v<b3::output_reader>);
 
 class Blake3Streaming : public kernel_test {};
 

@@ -2,12 +2,20 @@
 // through the portable kernel, every SIMD degree the tree code must handle.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "blake3/kernels.hpp"
+
+namespace fastblake::detail::blake3 {
+/// Names the kernel configuration in GoogleTest's messages.
+inline void PrintTo(const kernels* k, std::ostream* os) {
+  *os << k->name << " x" << k->simd_degree;
+}
+}  // namespace fastblake::detail::blake3
 
 namespace fastblake::test {
 
