@@ -123,7 +123,7 @@ bool parse(int argc, char** argv, options& opt) {
         opt.rounds = static_cast<int>(v);
       else
         opt.min_time = v;
-    } else if (arg.rfind("-", 0) == 0 && arg != "-") {
+    } else if (arg.rfind('-', 0) == 0 && arg != "-") {
       return false;
     } else {
       opt.files.push_back(arg);

@@ -56,7 +56,7 @@ FASTBLAKE_ALWAYS_INLINE void rounds(std::uint32_t v[16], const std::uint32_t cv[
   // Word by word: a 64-byte copy to the stack would be re-read in 4-byte pieces, which
   // stalls store-to-load forwarding.
   std::uint32_t m[16];
-  for (int i = 0; i < 16; ++i) m[i] = load_le32(block + 4 * i);
+  for (std::size_t i = 0; i < 16; ++i) m[i] = load_le32(block + 4 * i);
   for (int i = 0; i < 8; ++i) v[i] = cv[i];
   for (int i = 0; i < 4; ++i) v[8 + i] = iv[i];
   v[12] = static_cast<std::uint32_t>(counter);
