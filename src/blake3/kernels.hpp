@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include <fastblake/config.hpp>
@@ -36,6 +37,8 @@ inline constexpr std::uint32_t iv[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA5
 struct kernels {
   /// Backend name: portable, sse2, sse41, avx2, avx512, neon.
   std::string_view name;
+  /// The cpu_feature bits (common/cpu_features.hpp) the CPU needs to run these kernels.
+  std::uint32_t required_features;
   /// How many chunks or parents hash_chunks / hash_parents process in parallel. The tree
   /// code groups work in multiples of this; any count is accepted.
   std::size_t simd_degree;
@@ -56,13 +59,22 @@ struct kernels {
                       std::uint64_t counter, std::uint8_t flags, std::uint8_t* out);
 
   /// Hashes num_parents parent nodes whose 64-byte blocks (two chaining values each) lie back
-  /// to back at input. Writes their chaining values back to back to out. out may equal input.
+  /// to back at input. Writes their chaining values back to back to out.
   void (*hash_parents)(const std::uint8_t* input, std::size_t num_parents,
                        const std::uint32_t key[8], std::uint8_t flags, std::uint8_t* out);
 };
 
 /// The portable kernel: plain C++, any CPU, any byte order.
 FASTBLAKE_API extern const kernels portable;
+// One instance per instruction set, where FASTBLAKE_BACKENDS compiled it in.
+FASTBLAKE_API extern const kernels sse2;
+FASTBLAKE_API extern const kernels sse41;
+FASTBLAKE_API extern const kernels avx2;
+FASTBLAKE_API extern const kernels avx512;
+FASTBLAKE_API extern const kernels neon;
+
+/// The compiled-in kernels this CPU can run, best first; portable is last.
+FASTBLAKE_API std::span<const kernels* const> available_kernels() noexcept;
 
 /// The kernels every hash uses: the best the CPU has, unless a test or benchmark chose one.
 FASTBLAKE_API const kernels& active_kernels() noexcept;

@@ -5,24 +5,14 @@
 #include <cstring>
 
 #include "blake3/kernels.hpp"
+#include "blake3/schedule.hpp"
 #include "common/compiler.hpp"
 #include "common/endian.hpp"
 
 namespace fastblake::detail::blake3 {
 namespace {
 
-// The message word order of each of the seven rounds: round 0 takes the words in order and
-// every later round applies the paper's fixed permutation once more (section 2.2).
-constexpr std::array<std::array<std::uint8_t, 16>, 7> make_schedule() {
-  constexpr std::array<std::uint8_t, 16> permutation = {2, 6,  3,  10, 7, 0,  4,  13,
-                                                        1, 11, 12, 5,  9, 14, 15, 8};
-  std::array<std::array<std::uint8_t, 16>, 7> schedule{};
-  for (std::uint8_t i = 0; i < 16; ++i) schedule[0][i] = i;
-  for (std::size_t r = 1; r < 7; ++r)
-    for (std::size_t i = 0; i < 16; ++i) schedule[r][i] = schedule[r - 1][permutation[i]];
-  return schedule;
-}
-constexpr auto schedule = make_schedule();
+constexpr const auto& schedule = message_schedule;
 
 FASTBLAKE_ALWAYS_INLINE void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x,
                                  std::uint32_t y) {
@@ -123,6 +113,7 @@ void hash_parents(const std::uint8_t* input, std::size_t num_parents, const std:
 
 const kernels portable = {
     .name = "portable",
+    .required_features = 0,
     .simd_degree = 1,
     .compress_in_place = compress_in_place,
     .xof_many = xof_many,

@@ -21,24 +21,36 @@ namespace fastblake::test {
 
 namespace k3 = fastblake::detail::blake3;
 
-/// The portable kernel as if it were 1, 2, 4, 8 and 16 lanes wide: the tree code groups
-/// chunks and parents by simd_degree, so every grouping must give the same hashes.
+/// Every backend this machine can run, each also presented as 1, 2, 4, 8 and 16 lanes wide:
+/// the tree code groups chunks and parents by simd_degree, and the kernels must accept any
+/// count, so every grouping must give the same hashes.
 inline const std::vector<const k3::kernels*>& kernel_configs() {
-  static const std::vector<k3::kernels> widened = [] {
+  static const std::vector<k3::kernels> variants = [] {
     std::vector<k3::kernels> v;
-    for (std::size_t degree = 1; degree <= k3::max_simd_degree; degree *= 2) {
-      k3::kernels k = k3::portable;
-      k.simd_degree = degree;
-      v.push_back(k);
+    for (const k3::kernels* backend : k3::available_kernels()) {
+      v.push_back(*backend);
+      for (std::size_t degree = 1; degree <= k3::max_simd_degree; degree *= 2) {
+        if (degree == backend->simd_degree) continue;
+        k3::kernels k = *backend;
+        k.simd_degree = degree;
+        v.push_back(k);
+      }
     }
     return v;
   }();
   static const std::vector<const k3::kernels*> all = [] {
     std::vector<const k3::kernels*> v;
-    for (const auto& k : widened) v.push_back(&k);
+    for (const auto& k : variants) v.push_back(&k);
     return v;
   }();
   return all;
+}
+
+/// Whether k runs at its backend's own SIMD degree (the configuration users get).
+inline bool is_native(const k3::kernels* k) {
+  for (const k3::kernels* backend : k3::available_kernels())
+    if (backend->name == k->name) return backend->simd_degree == k->simd_degree;
+  return false;
 }
 
 inline std::string kernel_config_name(const testing::TestParamInfo<const k3::kernels*>& info) {

@@ -1,0 +1,85 @@
+// The avx512 BLAKE3 kernel (AVX-512F + VL): sixteen lanes of 512-bit vectors for many blocks at
+// once, with native rotates; single blocks use 128-bit rows with the VL rotates.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "blake3/kernels.hpp"
+#include "blake3/schedule.hpp"
+#include "common/compiler.hpp"
+#include "common/cpu_features.hpp"
+
+namespace fastblake::detail::blake3 {
+namespace {
+
+#include "blake3/x86_128-inl.hpp"
+
+struct vec512 {
+  using reg = __m512i;
+  static constexpr std::size_t lanes = 16;
+
+  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
+  static reg xor_(reg a, reg b) { return _mm512_xor_si512(a, b); }
+  static reg set1(std::uint32_t w) { return _mm512_set1_epi32(static_cast<int>(w)); }
+  static reg loadu(const void* p) { return _mm512_loadu_si512(p); }
+  static void storeu(void* p, reg v) { _mm512_storeu_si512(p, v); }
+  static void store_half(void* p, reg v) {
+    _mm256_storeu_si256(static_cast<__m256i*>(p), _mm512_castsi512_si256(v));
+  }
+  static reg rot16(reg v) { return _mm512_ror_epi32(v, 16); }
+  static reg rot12(reg v) { return _mm512_ror_epi32(v, 12); }
+  static reg rot8(reg v) { return _mm512_ror_epi32(v, 8); }
+  static reg rot7(reg v) { return _mm512_ror_epi32(v, 7); }
+
+  // 16 x 16 words in four steps of sixteen shuffles: 32-bit and 64-bit interleaves within each
+  // 128-bit quarter leave, for j in 0..3 and each group of four rows, word 4k + j of those rows
+  // in quarter k; two quarter shuffles then gather quarter k of all four groups.
+  static void transpose(reg r[16]) {
+    reg t[16];
+    for (int i = 0; i < 16; i += 2) {
+      t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    // q[4 * group + j]: rows 4 * group .. 4 * group + 3, word 4k + j in quarter k.
+    reg q[16];
+    for (int group = 0; group < 4; ++group) {
+      const reg* p = t + 4 * group;
+      q[4 * group + 0] = _mm512_unpacklo_epi64(p[0], p[2]);
+      q[4 * group + 1] = _mm512_unpackhi_epi64(p[0], p[2]);
+      q[4 * group + 2] = _mm512_unpacklo_epi64(p[1], p[3]);
+      q[4 * group + 3] = _mm512_unpackhi_epi64(p[1], p[3]);
+    }
+    for (int j = 0; j < 4; ++j) {
+      // Quarters 0 and 2 / 1 and 3 of groups 0-1 and of groups 2-3.
+      const reg even01 = _mm512_shuffle_i32x4(q[j], q[4 + j], _MM_SHUFFLE(2, 0, 2, 0));
+      const reg odd01 = _mm512_shuffle_i32x4(q[j], q[4 + j], _MM_SHUFFLE(3, 1, 3, 1));
+      const reg even23 = _mm512_shuffle_i32x4(q[8 + j], q[12 + j], _MM_SHUFFLE(2, 0, 2, 0));
+      const reg odd23 = _mm512_shuffle_i32x4(q[8 + j], q[12 + j], _MM_SHUFFLE(3, 1, 3, 1));
+      r[0 + j] = _mm512_shuffle_i32x4(even01, even23, _MM_SHUFFLE(2, 0, 2, 0));
+      r[8 + j] = _mm512_shuffle_i32x4(even01, even23, _MM_SHUFFLE(3, 1, 3, 1));
+      r[4 + j] = _mm512_shuffle_i32x4(odd01, odd23, _MM_SHUFFLE(2, 0, 2, 0));
+      r[12 + j] = _mm512_shuffle_i32x4(odd01, odd23, _MM_SHUFFLE(3, 1, 3, 1));
+    }
+  }
+};
+
+using wide = vec512;
+using row = vec128;
+#include "blake3/simd-inl.hpp"
+
+}  // namespace
+
+const kernels avx512 = {
+    .name = "avx512",
+    .required_features = feature_sse2 | feature_ssse3 | feature_sse41 | feature_avx | feature_avx2 |
+                         feature_avx512f | feature_avx512vl,
+    .simd_degree = wide::lanes,
+    .compress_in_place = row_compress_in_place,
+    .xof_many = wide_xof_many,
+    .hash_chunks = wide_hash_chunks,
+    .hash_parents = wide_hash_parents,
+};
+
+}  // namespace fastblake::detail::blake3

@@ -1,0 +1,34 @@
+// The sse41 BLAKE3 kernel: SSE4.1 (with SSSE3 byte shuffles for the 8- and 16-bit rotates), four
+// lanes.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "blake3/kernels.hpp"
+#include "blake3/schedule.hpp"
+#include "common/compiler.hpp"
+#include "common/cpu_features.hpp"
+
+namespace fastblake::detail::blake3 {
+namespace {
+
+#include "blake3/x86_128-inl.hpp"
+using wide = vec128;
+using row = vec128;
+#include "blake3/simd-inl.hpp"
+
+}  // namespace
+
+const kernels sse41 = {
+    .name = "sse41",
+    .required_features = feature_sse2 | feature_ssse3 | feature_sse41,
+    .simd_degree = wide::lanes,
+    .compress_in_place = row_compress_in_place,
+    .xof_many = wide_xof_many,
+    .hash_chunks = wide_hash_chunks,
+    .hash_parents = wide_hash_parents,
+};
+
+}  // namespace fastblake::detail::blake3

@@ -1,0 +1,87 @@
+// CPUID and XGETBV on x86-64; fixed answers elsewhere. Compiled at baseline flags.
+#include "common/cpu_features.hpp"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#if defined(_MSC_VER)
+#include <intrin.h>
+#else
+#include <cpuid.h>
+#endif
+#endif
+
+namespace fastblake::detail {
+namespace {
+
+#if defined(__x86_64__) || defined(_M_X64)
+
+struct cpuid_regs {
+  std::uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+cpuid_regs cpuid(std::uint32_t leaf, std::uint32_t subleaf) noexcept {
+  cpuid_regs r;
+#if defined(_MSC_VER)
+  int out[4];
+  __cpuidex(out, static_cast<int>(leaf), static_cast<int>(subleaf));
+  r = {static_cast<std::uint32_t>(out[0]), static_cast<std::uint32_t>(out[1]),
+       static_cast<std::uint32_t>(out[2]), static_cast<std::uint32_t>(out[3])};
+#else
+  __cpuid_count(leaf, subleaf, r.eax, r.ebx, r.ecx, r.edx);
+#endif
+  return r;
+}
+
+// XCR0: which register states the OS saves. Only valid when CPUID says OSXSAVE.
+std::uint64_t xcr0() noexcept {
+#if defined(_MSC_VER)
+  return _xgetbv(0);
+#else
+  std::uint32_t lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (static_cast<std::uint64_t>(hi) << 32) | lo;
+#endif
+}
+
+std::uint32_t detect() noexcept {
+  constexpr std::uint64_t xmm_ymm_state = 0x6;      // SSE and AVX state (XCR0 bits 1, 2)
+  constexpr std::uint64_t zmm_opmask_state = 0xE0;  // opmask, ZMM0-15 high, ZMM16-31 (5-7)
+  std::uint32_t features = 0;
+  const std::uint32_t max_leaf = cpuid(0, 0).eax;
+  const cpuid_regs leaf1 = cpuid(1, 0);
+  if (leaf1.edx & (1u << 26)) features |= feature_sse2;
+  if (leaf1.ecx & (1u << 9)) features |= feature_ssse3;
+  if (leaf1.ecx & (1u << 19)) features |= feature_sse41;
+  const bool osxsave = leaf1.ecx & (1u << 27);
+  if (!osxsave) return features;
+  const std::uint64_t xcr = xcr0();
+  if ((xcr & xmm_ymm_state) != xmm_ymm_state) return features;
+  if (leaf1.ecx & (1u << 28)) features |= feature_avx;
+  if (max_leaf < 7) return features;
+  const cpuid_regs leaf7 = cpuid(7, 0);
+  if ((features & feature_avx) && (leaf7.ebx & (1u << 5))) features |= feature_avx2;
+  if ((xcr & zmm_opmask_state) == zmm_opmask_state) {
+    if (leaf7.ebx & (1u << 16)) features |= feature_avx512f;
+    if (leaf7.ebx & (1u << 31)) features |= feature_avx512vl;
+  }
+  return features;
+}
+
+#elif defined(__aarch64__) || defined(_M_ARM64)
+
+// Advanced SIMD is mandatory in AArch64.
+std::uint32_t detect() noexcept { return feature_neon; }
+
+#else
+
+std::uint32_t detect() noexcept { return 0; }
+
+#endif
+
+}  // namespace
+
+std::uint32_t cpu_features() noexcept {
+  static const std::uint32_t features = detect();
+  return features;
+}
+
+}  // namespace fastblake::detail

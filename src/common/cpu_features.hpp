@@ -1,0 +1,23 @@
+// CPU feature detection, once per process.
+#pragma once
+
+#include <cstdint>
+
+namespace fastblake::detail {
+
+enum cpu_feature : std::uint32_t {
+  feature_sse2 = 1u << 0,
+  feature_ssse3 = 1u << 1,
+  feature_sse41 = 1u << 2,
+  feature_avx = 1u << 3,
+  feature_avx2 = 1u << 4,
+  feature_avx512f = 1u << 5,
+  feature_avx512vl = 1u << 6,
+  feature_neon = 1u << 7,
+};
+
+/// The features this CPU has and the OS saves the registers of: a vector extension counts only
+/// when XGETBV says the OS preserves its state across context switches.
+std::uint32_t cpu_features() noexcept;
+
+}  // namespace fastblake::detail
