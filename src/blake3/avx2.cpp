@@ -15,63 +15,7 @@ namespace fastblake::detail::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
-
-struct vec256 {
-  using reg = __m256i;
-  static constexpr std::size_t lanes = 8;
-
-  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
-  static reg xor_(reg a, reg b) { return _mm256_xor_si256(a, b); }
-  static reg set1(std::uint32_t w) { return _mm256_set1_epi32(static_cast<int>(w)); }
-  static reg loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-  static void storeu(void* p, reg v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
-  static reg rot16(reg v) {
-    return _mm256_shuffle_epi8(
-        v, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7,
-                            4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-  }
-  static reg rot8(reg v) {
-    return _mm256_shuffle_epi8(
-        v, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6,
-                            7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
-  }
-  static reg rot12(reg v) {
-    return _mm256_or_si256(_mm256_srli_epi32(v, 12), _mm256_slli_epi32(v, 20));
-  }
-  static reg rot7(reg v) {
-    return _mm256_or_si256(_mm256_srli_epi32(v, 7), _mm256_slli_epi32(v, 25));
-  }
-
-  // 8 x 8 words: 32-bit and 64-bit interleaves within each 128-bit half, then the halves.
-  static void transpose(reg r[8]) {
-    const reg ab01 = _mm256_unpacklo_epi32(r[0], r[1]);
-    const reg ab23 = _mm256_unpackhi_epi32(r[0], r[1]);
-    const reg cd01 = _mm256_unpacklo_epi32(r[2], r[3]);
-    const reg cd23 = _mm256_unpackhi_epi32(r[2], r[3]);
-    const reg ef01 = _mm256_unpacklo_epi32(r[4], r[5]);
-    const reg ef23 = _mm256_unpackhi_epi32(r[4], r[5]);
-    const reg gh01 = _mm256_unpacklo_epi32(r[6], r[7]);
-    const reg gh23 = _mm256_unpackhi_epi32(r[6], r[7]);
-    const reg abcd0 = _mm256_unpacklo_epi64(ab01, cd01);
-    const reg abcd1 = _mm256_unpackhi_epi64(ab01, cd01);
-    const reg abcd2 = _mm256_unpacklo_epi64(ab23, cd23);
-    const reg abcd3 = _mm256_unpackhi_epi64(ab23, cd23);
-    const reg efgh0 = _mm256_unpacklo_epi64(ef01, gh01);
-    const reg efgh1 = _mm256_unpackhi_epi64(ef01, gh01);
-    const reg efgh2 = _mm256_unpacklo_epi64(ef23, gh23);
-    const reg efgh3 = _mm256_unpackhi_epi64(ef23, gh23);
-    r[0] = _mm256_permute2x128_si256(abcd0, efgh0, 0x20);
-    r[1] = _mm256_permute2x128_si256(abcd1, efgh1, 0x20);
-    r[2] = _mm256_permute2x128_si256(abcd2, efgh2, 0x20);
-    r[3] = _mm256_permute2x128_si256(abcd3, efgh3, 0x20);
-    r[4] = _mm256_permute2x128_si256(abcd0, efgh0, 0x31);
-    r[5] = _mm256_permute2x128_si256(abcd1, efgh1, 0x31);
-    r[6] = _mm256_permute2x128_si256(abcd2, efgh2, 0x31);
-    r[7] = _mm256_permute2x128_si256(abcd3, efgh3, 0x31);
-  }
-};
-
-using wide = vec256;
+#include "blake3/x86_256-inl.hpp"
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -80,11 +24,11 @@ using row = vec128;
 const kernels avx2 = {
     .name = "avx2",
     .required_features = feature_sse2 | feature_ssse3 | feature_sse41 | feature_avx | feature_avx2,
-    .simd_degree = wide::lanes,
+    .simd_degree = vec256::lanes,
     .compress_in_place = row_compress_in_place,
-    .xof_many = wide_xof_many,
-    .hash_chunks = wide_hash_chunks,
-    .hash_parents = wide_hash_parents,
+    .xof_many = xof_many_with<vec256, vec128>,
+    .hash_chunks = hash_chunks_with<vec256, vec128>,
+    .hash_parents = hash_parents_with<vec256, vec128>,
 };
 
 }  // namespace fastblake::detail::blake3

@@ -1,5 +1,6 @@
 // The avx512 BLAKE3 kernel (AVX-512F + VL): sixteen lanes of 512-bit vectors for many blocks at
-// once, with native rotates; single blocks use 128-bit rows with the VL rotates.
+// once, then 8 and 4 lanes (AVX-512VL) for what is left, all with native rotates; single
+// blocks use 128-bit rows.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -15,6 +16,7 @@ namespace fastblake::detail::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
+#include "blake3/x86_256-inl.hpp"
 
 struct vec512 {
   using reg = __m512i;
@@ -65,7 +67,6 @@ struct vec512 {
   }
 };
 
-using wide = vec512;
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -75,11 +76,11 @@ const kernels avx512 = {
     .name = "avx512",
     .required_features = feature_sse2 | feature_ssse3 | feature_sse41 | feature_avx | feature_avx2 |
                          feature_avx512f | feature_avx512vl,
-    .simd_degree = wide::lanes,
+    .simd_degree = vec512::lanes,
     .compress_in_place = row_compress_in_place,
-    .xof_many = wide_xof_many,
-    .hash_chunks = wide_hash_chunks,
-    .hash_parents = wide_hash_parents,
+    .xof_many = xof_many_with<vec512, vec256, vec128>,
+    .hash_chunks = hash_chunks_with<vec512, vec256, vec128>,
+    .hash_parents = hash_parents_with<vec512, vec256, vec128>,
 };
 
 }  // namespace fastblake::detail::blake3

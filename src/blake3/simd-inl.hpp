@@ -2,11 +2,12 @@
 //
 // No include guard and no includes: each ISA file includes this inside its own anonymous
 // namespace, after <cstring>, kernels.hpp, schedule.hpp and compiler.hpp, and after defining
-//   struct wide  N-lane vectors of 32-bit words: using reg; lanes; add, xor_, set1, loadu,
-//                storeu, rot16, rot12, rot8, rot7, and transpose(reg[lanes]) of an N x N tile;
-//                with more than 8 lanes also store_half (the low 8 words).
-//   struct row   4-lane (128-bit) vectors for one block at a time: the same arithmetic, plus
-//                setr(w0, w1, w2, w3) and rotate_lanes<k>(reg) (lane i takes lane i + k).
+//   struct row   4-lane (128-bit) vectors for one block at a time: add, xor_, set1, setr(w0,
+//                w1, w2, w3), loadu, storeu, rot16, rot12, rot8, rot7, and rotate_lanes<k>(reg)
+//                (lane i takes lane i + k).
+// The many-block functions are templates over a vector type W with N lanes of 32-bit words:
+// the arithmetic above, transpose(reg[N]) of an N x N tile, and with more than 8 lanes
+// store_half (the low 8 words). Each ISA file calls them with its widths, widest first.
 // So every function here is compiled with that file's flags and has internal linkage: the
 // linker can never hand an older CPU the AVX-512 copy of a shared inline function.
 
@@ -26,19 +27,22 @@ FASTBLAKE_ALWAYS_INLINE void row_g(row::reg& a, row::reg& b, row::reg& c, row::r
   b = row::rot7(row::xor_(b, c));
 }
 
+// Rows a, c and d move to the diagonals, not b: G ends by computing b, so a shuffle of b would
+// sit on the critical path into the next G, while a, c and d are ready early enough to hide
+// theirs. With b fixed, lane i works on the diagonal through v[4 + i]: G(3,4,9,14) in lane 0,
+// then G(0,5,10,15), G(1,6,11,12), G(2,7,8,13).
 FASTBLAKE_ALWAYS_INLINE void row_round(row::reg r[4], const std::uint32_t m[16],
                                        const round_schedule& s) {
   row_g(r[0], r[1], r[2], r[3], row::setr(m[s[0]], m[s[2]], m[s[4]], m[s[6]]),
         row::setr(m[s[1]], m[s[3]], m[s[5]], m[s[7]]));
-  // Diagonalise: lane i of rows 1-3 moves to where column i's diagonal partner is.
-  r[1] = row::rotate_lanes<1>(r[1]);
-  r[2] = row::rotate_lanes<2>(r[2]);
-  r[3] = row::rotate_lanes<3>(r[3]);
-  row_g(r[0], r[1], r[2], r[3], row::setr(m[s[8]], m[s[10]], m[s[12]], m[s[14]]),
-        row::setr(m[s[9]], m[s[11]], m[s[13]], m[s[15]]));
-  r[1] = row::rotate_lanes<3>(r[1]);
-  r[2] = row::rotate_lanes<2>(r[2]);
-  r[3] = row::rotate_lanes<1>(r[3]);
+  r[0] = row::rotate_lanes<3>(r[0]);
+  r[2] = row::rotate_lanes<1>(r[2]);
+  r[3] = row::rotate_lanes<2>(r[3]);
+  row_g(r[0], r[1], r[2], r[3], row::setr(m[s[14]], m[s[8]], m[s[10]], m[s[12]]),
+        row::setr(m[s[15]], m[s[9]], m[s[11]], m[s[13]]));
+  r[0] = row::rotate_lanes<1>(r[0]);
+  r[2] = row::rotate_lanes<3>(r[2]);
+  r[3] = row::rotate_lanes<2>(r[3]);
 }
 
 FASTBLAKE_ALWAYS_INLINE void row_rounds(row::reg r[4], const std::uint32_t cv[8],
@@ -95,175 +99,214 @@ void row_hash_chunk(const std::uint8_t* input, const std::uint32_t key[8], std::
 
 // ---- many blocks at once: word i of every lane in one vector ----
 
-FASTBLAKE_ALWAYS_INLINE void wide_g(wide::reg v[16], int a, int b, int c, int d, wide::reg x,
-                                    wide::reg y) {
-  v[a] = wide::add(wide::add(v[a], x), v[b]);
-  v[d] = wide::rot16(wide::xor_(v[d], v[a]));
-  v[c] = wide::add(v[c], v[d]);
-  v[b] = wide::rot12(wide::xor_(v[b], v[c]));
-  v[a] = wide::add(wide::add(v[a], y), v[b]);
-  v[d] = wide::rot8(wide::xor_(v[d], v[a]));
-  v[c] = wide::add(v[c], v[d]);
-  v[b] = wide::rot7(wide::xor_(v[b], v[c]));
+// Four independent G functions, step by step: G(a[i], b[i], c[i], d[i], x[i], y[i]) for i < 4.
+// Interleaving them by hand keeps four dependency chains in flight in program order, so the
+// out-of-order core fills every vector pipe even across long rounds.
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_g4(typename W::reg v[16], const int (&a)[4], const int (&b)[4],
+                                     const int (&c)[4], const int (&d)[4],
+                                     const typename W::reg x[4], const typename W::reg y[4]) {
+  for (int i = 0; i < 4; ++i) v[a[i]] = W::add(W::add(v[a[i]], x[i]), v[b[i]]);
+  for (int i = 0; i < 4; ++i) v[d[i]] = W::rot16(W::xor_(v[d[i]], v[a[i]]));
+  for (int i = 0; i < 4; ++i) v[c[i]] = W::add(v[c[i]], v[d[i]]);
+  for (int i = 0; i < 4; ++i) v[b[i]] = W::rot12(W::xor_(v[b[i]], v[c[i]]));
+  for (int i = 0; i < 4; ++i) v[a[i]] = W::add(W::add(v[a[i]], y[i]), v[b[i]]);
+  for (int i = 0; i < 4; ++i) v[d[i]] = W::rot8(W::xor_(v[d[i]], v[a[i]]));
+  for (int i = 0; i < 4; ++i) v[c[i]] = W::add(v[c[i]], v[d[i]]);
+  for (int i = 0; i < 4; ++i) v[b[i]] = W::rot7(W::xor_(v[b[i]], v[c[i]]));
 }
 
-// The four column G functions are independent of each other, as are the four diagonal ones:
-// written as one step each, the compiler can interleave them to fill every vector pipe.
-FASTBLAKE_ALWAYS_INLINE void wide_round(wide::reg v[16], const wide::reg m[16],
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_round(typename W::reg v[16], const typename W::reg m[16],
                                         const round_schedule& s) {
-  wide_g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
-  wide_g(v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
-  wide_g(v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
-  wide_g(v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
-  wide_g(v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
-  wide_g(v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
-  wide_g(v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
-  wide_g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
+  const typename W::reg cx[4] = {m[s[0]], m[s[2]], m[s[4]], m[s[6]]};
+  const typename W::reg cy[4] = {m[s[1]], m[s[3]], m[s[5]], m[s[7]]};
+  wide_g4<W>(v, {0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}, cx, cy);
+  const typename W::reg dx[4] = {m[s[8]], m[s[10]], m[s[12]], m[s[14]]};
+  const typename W::reg dy[4] = {m[s[9]], m[s[11]], m[s[13]], m[s[15]]};
+  wide_g4<W>(v, {0, 1, 2, 3}, {5, 6, 7, 4}, {10, 11, 8, 9}, {15, 12, 13, 14}, dx, dy);
 }
 
-FASTBLAKE_ALWAYS_INLINE void wide_rounds(wide::reg v[16], const wide::reg m[16]) {
-  wide_round(v, m, message_schedule[0]);
-  wide_round(v, m, message_schedule[1]);
-  wide_round(v, m, message_schedule[2]);
-  wide_round(v, m, message_schedule[3]);
-  wide_round(v, m, message_schedule[4]);
-  wide_round(v, m, message_schedule[5]);
-  wide_round(v, m, message_schedule[6]);
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_rounds(typename W::reg v[16], const typename W::reg m[16]) {
+  wide_round<W>(v, m, message_schedule[0]);
+  wide_round<W>(v, m, message_schedule[1]);
+  wide_round<W>(v, m, message_schedule[2]);
+  wide_round<W>(v, m, message_schedule[3]);
+  wide_round<W>(v, m, message_schedule[4]);
+  wide_round<W>(v, m, message_schedule[5]);
+  wide_round<W>(v, m, message_schedule[6]);
 }
 
 // The 64-byte blocks at inputs[lane] + offset as sixteen vectors, vector i holding word i of
 // every lane: lanes x lanes tiles, each transposed in registers.
-FASTBLAKE_ALWAYS_INLINE void load_transposed(const std::uint8_t* const inputs[wide::lanes],
-                                             std::size_t offset, wide::reg m[16]) {
-  for (std::size_t tile = 0; tile < 16 / wide::lanes; ++tile) {
-    wide::reg* t = m + tile * wide::lanes;
-    for (std::size_t lane = 0; lane < wide::lanes; ++lane)
-      t[lane] = wide::loadu(inputs[lane] + offset + tile * wide::lanes * 4);
-    wide::transpose(t);
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void load_transposed(const std::uint8_t* const inputs[W::lanes],
+                                             std::size_t offset, typename W::reg m[16]) {
+  for (std::size_t tile = 0; tile < 16 / W::lanes; ++tile) {
+    typename W::reg* t = m + tile * W::lanes;
+    for (std::size_t lane = 0; lane < W::lanes; ++lane)
+      t[lane] = W::loadu(inputs[lane] + offset + tile * W::lanes * 4);
+    W::transpose(t);
   }
 }
 
-// The inverse for `words` (8 or 16) vectors: lane l's words go to out + l * stride. (W is
-// always wide; as a template parameter it keeps store_half out of narrower instantiations.)
-template <std::size_t words, class W = wide>
-FASTBLAKE_ALWAYS_INLINE void store_transposed(const wide::reg v[words], std::uint8_t* out,
+// The inverse for `words` (8 or 16) vectors: lane l's words go to out + l * stride.
+template <class W, std::size_t words>
+FASTBLAKE_ALWAYS_INLINE void store_transposed(const typename W::reg v[words], std::uint8_t* out,
                                               std::size_t stride) {
-  if constexpr (words < wide::lanes) {
+  if constexpr (words < W::lanes) {
     // More lanes than words: pad the tile, keep the low words of each row.
-    wide::reg t[wide::lanes];
-    for (std::size_t i = 0; i < wide::lanes; ++i) t[i] = i < words ? v[i] : wide::set1(0);
-    wide::transpose(t);
-    for (std::size_t lane = 0; lane < wide::lanes; ++lane)
-      W::store_half(out + lane * stride, t[lane]);
+    typename W::reg t[W::lanes];
+    for (std::size_t i = 0; i < W::lanes; ++i) t[i] = i < words ? v[i] : W::set1(0);
+    W::transpose(t);
+    for (std::size_t lane = 0; lane < W::lanes; ++lane) W::store_half(out + lane * stride, t[lane]);
   } else {
-    for (std::size_t tile = 0; tile < words / wide::lanes; ++tile) {
-      wide::reg t[wide::lanes];
-      for (std::size_t i = 0; i < wide::lanes; ++i) t[i] = v[tile * wide::lanes + i];
-      wide::transpose(t);
-      for (std::size_t lane = 0; lane < wide::lanes; ++lane)
-        wide::storeu(out + lane * stride + tile * wide::lanes * 4, t[lane]);
+    for (std::size_t tile = 0; tile < words / W::lanes; ++tile) {
+      typename W::reg t[W::lanes];
+      for (std::size_t i = 0; i < W::lanes; ++i) t[i] = v[tile * W::lanes + i];
+      W::transpose(t);
+      for (std::size_t lane = 0; lane < W::lanes; ++lane)
+        W::storeu(out + lane * stride + tile * W::lanes * 4, t[lane]);
     }
   }
 }
 
-FASTBLAKE_ALWAYS_INLINE void counter_vectors(std::uint64_t counter, bool increment, wide::reg& lo,
-                                             wide::reg& hi) {
-  alignas(64) std::uint32_t l[wide::lanes], h[wide::lanes];
-  for (std::size_t lane = 0; lane < wide::lanes; ++lane) {
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void counter_vectors(std::uint64_t counter, bool increment,
+                                             typename W::reg& lo, typename W::reg& hi) {
+  alignas(64) std::uint32_t l[W::lanes], h[W::lanes];
+  for (std::size_t lane = 0; lane < W::lanes; ++lane) {
     const std::uint64_t c = counter + (increment ? lane : 0);
     l[lane] = static_cast<std::uint32_t>(c);
     h[lane] = static_cast<std::uint32_t>(c >> 32);
   }
-  lo = wide::loadu(l);
-  hi = wide::loadu(h);
+  lo = W::loadu(l);
+  hi = W::loadu(h);
 }
 
-// Hashes `blocks` blocks from each of wide::lanes inputs (whole chunks, or single parent
+// Hashes `blocks` blocks from each of W::lanes inputs (whole chunks, or single parent
 // blocks) into their chaining values, written back to back.
-FASTBLAKE_ALWAYS_INLINE void wide_hash(const std::uint8_t* const inputs[wide::lanes],
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_hash(const std::uint8_t* const inputs[W::lanes],
                                        std::size_t blocks, const std::uint32_t key[8],
                                        std::uint64_t counter, bool increment_counter,
                                        std::uint8_t flags, std::uint8_t flags_start,
                                        std::uint8_t flags_end, std::uint8_t* out) {
-  wide::reg h[8];
-  for (int i = 0; i < 8; ++i) h[i] = wide::set1(key[i]);
-  wide::reg counter_lo, counter_hi;
-  counter_vectors(counter, increment_counter, counter_lo, counter_hi);
-  const wide::reg len = wide::set1(block_len);
+  typename W::reg h[8];
+  for (int i = 0; i < 8; ++i) h[i] = W::set1(key[i]);
+  typename W::reg counter_lo, counter_hi;
+  counter_vectors<W>(counter, increment_counter, counter_lo, counter_hi);
+  const typename W::reg len = W::set1(block_len);
   for (std::size_t b = 0; b < blocks; ++b) {
     std::uint8_t block_flags = flags;
     if (b == 0) block_flags |= flags_start;
     if (b == blocks - 1) block_flags |= flags_end;
-    wide::reg m[16];
-    load_transposed(inputs, b * block_len, m);
-    wide::reg v[16] = {h[0],
-                       h[1],
-                       h[2],
-                       h[3],
-                       h[4],
-                       h[5],
-                       h[6],
-                       h[7],
-                       wide::set1(iv[0]),
-                       wide::set1(iv[1]),
-                       wide::set1(iv[2]),
-                       wide::set1(iv[3]),
-                       counter_lo,
-                       counter_hi,
-                       len,
-                       wide::set1(block_flags)};
-    wide_rounds(v, m);
-    for (int i = 0; i < 8; ++i) h[i] = wide::xor_(v[i], v[i + 8]);
+    typename W::reg m[16];
+    load_transposed<W>(inputs, b * block_len, m);
+    typename W::reg v[16] = {h[0],
+                             h[1],
+                             h[2],
+                             h[3],
+                             h[4],
+                             h[5],
+                             h[6],
+                             h[7],
+                             W::set1(iv[0]),
+                             W::set1(iv[1]),
+                             W::set1(iv[2]),
+                             W::set1(iv[3]),
+                             counter_lo,
+                             counter_hi,
+                             len,
+                             W::set1(block_flags)};
+    wide_rounds<W>(v, m);
+    for (int i = 0; i < 8; ++i) h[i] = W::xor_(v[i], v[i + 8]);
   }
-  store_transposed<8>(h, out, out_len);
+  store_transposed<W, 8>(h, out, out_len);
 }
 
-// Runs `batch` over n items in groups of wide::lanes. A last partial group runs one item
-// alone through `single` (one lane of work gains nothing from vectors), or else as a full
-// group whose spare lanes repeat the first item, keeping only the real outputs.
-template <class Batch, class Single>
-FASTBLAKE_ALWAYS_INLINE void in_batches(const std::uint8_t* input, std::size_t n,
-                                        std::size_t input_stride, std::size_t out_stride,
-                                        std::uint8_t* out, Batch batch, Single single) {
-  const std::uint8_t* inputs[wide::lanes];
-  for (; n >= wide::lanes; n -= wide::lanes) {
-    for (std::size_t lane = 0; lane < wide::lanes; ++lane)
-      inputs[lane] = input + lane * input_stride;
-    batch(inputs, out);
-    input += wide::lanes * input_stride;
-    out += wide::lanes * out_stride;
+// Output blocks counter .. counter + lanes - 1 of one node: the message is the same in every
+// lane, so no transposition on the way in; the counters differ.
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_xof_batch(const std::uint32_t cv[8],
+                                            const std::uint8_t block[block_len], std::uint8_t len,
+                                            std::uint64_t counter, std::uint8_t flags,
+                                            std::uint8_t* out) {
+  std::uint32_t words[16];
+  std::memcpy(words, block, sizeof words);
+  typename W::reg m[16];
+  for (int i = 0; i < 16; ++i) m[i] = W::set1(words[i]);
+  typename W::reg counter_lo, counter_hi;
+  counter_vectors<W>(counter, true, counter_lo, counter_hi);
+  typename W::reg v[16] = {W::set1(cv[0]), W::set1(cv[1]), W::set1(cv[2]), W::set1(cv[3]),
+                           W::set1(cv[4]), W::set1(cv[5]), W::set1(cv[6]), W::set1(cv[7]),
+                           W::set1(iv[0]), W::set1(iv[1]), W::set1(iv[2]), W::set1(iv[3]),
+                           counter_lo,     counter_hi,     W::set1(len),   W::set1(flags)};
+  wide_rounds<W>(v, m);
+  for (int i = 0; i < 8; ++i) {
+    v[i] = W::xor_(v[i], v[i + 8]);
+    v[i + 8] = W::xor_(v[i + 8], W::set1(cv[i]));
   }
-  if (n == 1) {
-    single(input, out);
-  } else if (n > 1) {
-    for (std::size_t lane = 0; lane < wide::lanes; ++lane)
+  store_transposed<W, 16>(v, out, block_len);
+}
+
+// ---- kernel entry points: the widest vectors first, then narrower ones for the rest ----
+
+// Runs batch.operator()<W> over n items in groups of W::lanes, then the rest with the next
+// narrower width. What the narrowest width leaves goes through `single` when it is one item
+// (one lane of work gains nothing from vectors), or else through a full group whose spare
+// lanes repeat the first item, keeping only the real outputs. `index` counts items done.
+template <class W, class... Narrower, class Batch, class Single>
+FASTBLAKE_ALWAYS_INLINE void in_batches(const std::uint8_t* input, std::size_t n,
+                                        std::size_t input_stride, std::uint8_t* out,
+                                        std::size_t out_stride, std::uint64_t index,
+                                        const Batch& batch, const Single& single) {
+  const std::uint8_t* inputs[W::lanes];
+  for (; n >= W::lanes; n -= W::lanes) {
+    for (std::size_t lane = 0; lane < W::lanes; ++lane) inputs[lane] = input + lane * input_stride;
+    batch.template operator()<W>(inputs, index, out);
+    input += W::lanes * input_stride;
+    out += W::lanes * out_stride;
+    index += W::lanes;
+  }
+  if (n == 0) return;
+  if constexpr (sizeof...(Narrower) > 0) {
+    in_batches<Narrower...>(input, n, input_stride, out, out_stride, index, batch, single);
+  } else if (n == 1) {
+    single(input, index, out);
+  } else {
+    for (std::size_t lane = 0; lane < W::lanes; ++lane)
       inputs[lane] = input + (lane < n ? lane : 0) * input_stride;
-    alignas(64) std::uint8_t spare[wide::lanes * block_len];
-    batch(inputs, spare);
+    alignas(64) std::uint8_t spare[W::lanes * block_len];
+    batch.template operator()<W>(inputs, index, spare);
     std::memcpy(out, spare, n * out_stride);
   }
 }
 
-void wide_hash_chunks(const std::uint8_t* input, std::size_t num_chunks, const std::uint32_t key[8],
+template <class... Widths>
+void hash_chunks_with(const std::uint8_t* input, std::size_t num_chunks, const std::uint32_t key[8],
                       std::uint64_t counter, std::uint8_t flags, std::uint8_t* out) {
-  in_batches(
-      input, num_chunks, chunk_len, out_len, out,
-      [&](const std::uint8_t* const* inputs, std::uint8_t* o) {
-        wide_hash(inputs, blocks_per_chunk, key, counter, true, flags, chunk_start, chunk_end, o);
-        counter += wide::lanes;
+  in_batches<Widths...>(
+      input, num_chunks, chunk_len, out, out_len, counter,
+      [&]<class W>(const std::uint8_t* const* inputs, std::uint64_t chunk, std::uint8_t* o) {
+        wide_hash<W>(inputs, blocks_per_chunk, key, chunk, true, flags, chunk_start, chunk_end, o);
       },
-      [&](const std::uint8_t* in, std::uint8_t* o) { row_hash_chunk(in, key, counter, flags, o); });
+      [&](const std::uint8_t* in, std::uint64_t chunk, std::uint8_t* o) {
+        row_hash_chunk(in, key, chunk, flags, o);
+      });
 }
 
-void wide_hash_parents(const std::uint8_t* input, std::size_t num_parents,
+template <class... Widths>
+void hash_parents_with(const std::uint8_t* input, std::size_t num_parents,
                        const std::uint32_t key[8], std::uint8_t flags, std::uint8_t* out) {
   const auto parent_flags = static_cast<std::uint8_t>(flags | parent);
-  in_batches(
-      input, num_parents, block_len, out_len, out,
-      [&](const std::uint8_t* const* inputs, std::uint8_t* o) {
-        wide_hash(inputs, 1, key, 0, false, parent_flags, 0, 0, o);
+  in_batches<Widths...>(
+      input, num_parents, block_len, out, out_len, 0,
+      [&]<class W>(const std::uint8_t* const* inputs, std::uint64_t, std::uint8_t* o) {
+        wide_hash<W>(inputs, 1, key, 0, false, parent_flags, 0, 0, o);
       },
-      [&](const std::uint8_t* in, std::uint8_t* o) {
+      [&](const std::uint8_t* in, std::uint64_t, std::uint8_t* o) {
         std::uint32_t cv[8];
         std::memcpy(cv, key, sizeof cv);
         row_compress_in_place(cv, in, block_len, 0, parent_flags);
@@ -271,43 +314,17 @@ void wide_hash_parents(const std::uint8_t* input, std::size_t num_parents,
       });
 }
 
-// Output blocks counter .. counter + lanes - 1 of one node: the message is the same in every
-// lane, so no transposition on the way in; the counters differ.
-FASTBLAKE_ALWAYS_INLINE void wide_xof_batch(const std::uint32_t cv[8],
-                                            const std::uint8_t block[block_len], std::uint8_t len,
-                                            std::uint64_t counter, std::uint8_t flags,
-                                            std::uint8_t* out) {
-  std::uint32_t words[16];
-  std::memcpy(words, block, sizeof words);
-  wide::reg m[16];
-  for (int i = 0; i < 16; ++i) m[i] = wide::set1(words[i]);
-  wide::reg counter_lo, counter_hi;
-  counter_vectors(counter, true, counter_lo, counter_hi);
-  wide::reg v[16] = {wide::set1(cv[0]), wide::set1(cv[1]), wide::set1(cv[2]), wide::set1(cv[3]),
-                     wide::set1(cv[4]), wide::set1(cv[5]), wide::set1(cv[6]), wide::set1(cv[7]),
-                     wide::set1(iv[0]), wide::set1(iv[1]), wide::set1(iv[2]), wide::set1(iv[3]),
-                     counter_lo,        counter_hi,        wide::set1(len),   wide::set1(flags)};
-  wide_rounds(v, m);
-  for (int i = 0; i < 8; ++i) {
-    v[i] = wide::xor_(v[i], v[i + 8]);
-    v[i + 8] = wide::xor_(v[i + 8], wide::set1(cv[i]));
-  }
-  store_transposed<16>(v, out, block_len);
-}
-
-void wide_xof_many(const std::uint32_t cv[8], const std::uint8_t block[block_len], std::uint8_t len,
+// Output blocks need no input: `input` only paces in_batches (stride 0).
+template <class... Widths>
+void xof_many_with(const std::uint32_t cv[8], const std::uint8_t block[block_len], std::uint8_t len,
                    std::uint64_t counter, std::uint8_t flags, std::uint8_t* out,
                    std::size_t num_blocks) {
-  for (; num_blocks >= wide::lanes; num_blocks -= wide::lanes) {
-    wide_xof_batch(cv, block, len, counter, flags, out);
-    counter += wide::lanes;
-    out += wide::lanes * block_len;
-  }
-  if (num_blocks == 1) {
-    row_compress_xof(cv, block, len, counter, flags, out);
-  } else if (num_blocks > 1) {
-    alignas(64) std::uint8_t spare[wide::lanes * block_len];
-    wide_xof_batch(cv, block, len, counter, flags, spare);
-    std::memcpy(out, spare, num_blocks * block_len);
-  }
+  in_batches<Widths...>(
+      block, num_blocks, 0, out, block_len, counter,
+      [&]<class W>(const std::uint8_t* const*, std::uint64_t first, std::uint8_t* o) {
+        wide_xof_batch<W>(cv, block, len, first, flags, o);
+      },
+      [&](const std::uint8_t*, std::uint64_t first, std::uint8_t* o) {
+        row_compress_xof(cv, block, len, first, flags, o);
+      });
 }

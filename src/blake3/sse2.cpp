@@ -14,7 +14,6 @@ namespace fastblake::detail::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
-using wide = vec128;
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -23,11 +22,11 @@ using row = vec128;
 const kernels sse2 = {
     .name = "sse2",
     .required_features = feature_sse2,
-    .simd_degree = wide::lanes,
+    .simd_degree = vec128::lanes,
     .compress_in_place = row_compress_in_place,
-    .xof_many = wide_xof_many,
-    .hash_chunks = wide_hash_chunks,
-    .hash_parents = wide_hash_parents,
+    .xof_many = xof_many_with<vec128>,
+    .hash_chunks = hash_chunks_with<vec128>,
+    .hash_parents = hash_parents_with<vec128>,
 };
 
 }  // namespace fastblake::detail::blake3

@@ -15,7 +15,6 @@ namespace fastblake::detail::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
-using wide = vec128;
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -24,11 +23,11 @@ using row = vec128;
 const kernels sse41 = {
     .name = "sse41",
     .required_features = feature_sse2 | feature_ssse3 | feature_sse41,
-    .simd_degree = wide::lanes,
+    .simd_degree = vec128::lanes,
     .compress_in_place = row_compress_in_place,
-    .xof_many = wide_xof_many,
-    .hash_chunks = wide_hash_chunks,
-    .hash_parents = wide_hash_parents,
+    .xof_many = xof_many_with<vec128>,
+    .hash_chunks = hash_chunks_with<vec128>,
+    .hash_parents = hash_parents_with<vec128>,
 };
 
 }  // namespace fastblake::detail::blake3

@@ -1,0 +1,68 @@
+// 256-bit vector traits (eight 32-bit lanes) for the x86 kernels: `vec256`.
+//
+// No include guard and no includes: included inside each ISA file's anonymous namespace after
+// <immintrin.h>, so that the rotates use the best instruction that file's flags allow.
+
+struct vec256 {
+  using reg = __m256i;
+  static constexpr std::size_t lanes = 8;
+
+  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
+  static reg xor_(reg a, reg b) { return _mm256_xor_si256(a, b); }
+  static reg set1(std::uint32_t w) { return _mm256_set1_epi32(static_cast<int>(w)); }
+  static reg loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+  static void storeu(void* p, reg v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+#if defined(__AVX512VL__)
+  static reg rot16(reg v) { return _mm256_ror_epi32(v, 16); }
+  static reg rot12(reg v) { return _mm256_ror_epi32(v, 12); }
+  static reg rot8(reg v) { return _mm256_ror_epi32(v, 8); }
+  static reg rot7(reg v) { return _mm256_ror_epi32(v, 7); }
+#else
+  // Byte rotations are one byte shuffle.
+  static reg rot16(reg v) {
+    return _mm256_shuffle_epi8(
+        v, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7,
+                            4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+  }
+  static reg rot8(reg v) {
+    return _mm256_shuffle_epi8(
+        v, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6,
+                            7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
+  }
+  static reg rot12(reg v) {
+    return _mm256_or_si256(_mm256_srli_epi32(v, 12), _mm256_slli_epi32(v, 20));
+  }
+  static reg rot7(reg v) {
+    return _mm256_or_si256(_mm256_srli_epi32(v, 7), _mm256_slli_epi32(v, 25));
+  }
+
+#endif
+
+  // 8 x 8 words: 32-bit and 64-bit interleaves within each 128-bit half, then the halves.
+  static void transpose(reg r[8]) {
+    const reg ab01 = _mm256_unpacklo_epi32(r[0], r[1]);
+    const reg ab23 = _mm256_unpackhi_epi32(r[0], r[1]);
+    const reg cd01 = _mm256_unpacklo_epi32(r[2], r[3]);
+    const reg cd23 = _mm256_unpackhi_epi32(r[2], r[3]);
+    const reg ef01 = _mm256_unpacklo_epi32(r[4], r[5]);
+    const reg ef23 = _mm256_unpackhi_epi32(r[4], r[5]);
+    const reg gh01 = _mm256_unpacklo_epi32(r[6], r[7]);
+    const reg gh23 = _mm256_unpackhi_epi32(r[6], r[7]);
+    const reg abcd0 = _mm256_unpacklo_epi64(ab01, cd01);
+    const reg abcd1 = _mm256_unpackhi_epi64(ab01, cd01);
+    const reg abcd2 = _mm256_unpacklo_epi64(ab23, cd23);
+    const reg abcd3 = _mm256_unpackhi_epi64(ab23, cd23);
+    const reg efgh0 = _mm256_unpacklo_epi64(ef01, gh01);
+    const reg efgh1 = _mm256_unpackhi_epi64(ef01, gh01);
+    const reg efgh2 = _mm256_unpacklo_epi64(ef23, gh23);
+    const reg efgh3 = _mm256_unpackhi_epi64(ef23, gh23);
+    r[0] = _mm256_permute2x128_si256(abcd0, efgh0, 0x20);
+    r[1] = _mm256_permute2x128_si256(abcd1, efgh1, 0x20);
+    r[2] = _mm256_permute2x128_si256(abcd2, efgh2, 0x20);
+    r[3] = _mm256_permute2x128_si256(abcd3, efgh3, 0x20);
+    r[4] = _mm256_permute2x128_si256(abcd0, efgh0, 0x31);
+    r[5] = _mm256_permute2x128_si256(abcd1, efgh1, 0x31);
+    r[6] = _mm256_permute2x128_si256(abcd2, efgh2, 0x31);
+    r[7] = _mm256_permute2x128_si256(abcd3, efgh3, 0x31);
+  }
+};
