@@ -1,0 +1,76 @@
+// The backend API: what is available, switching, and the FASTBLAKE_BACKEND override (checked
+// by ctest in fresh processes, one per name: the first hash fixes the choice).
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake3.hpp>
+
+#include "test_support.hpp"
+
+namespace fastblake::test {
+namespace {
+
+bool is_available(std::string_view name) {
+  const auto all = available_backends();
+  return std::find(all.begin(), all.end(), name) != all.end();
+}
+
+TEST(Backend, AvailableListsPortableLast) {
+  const auto all = available_backends();
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.back(), "portable");
+  EXPECT_TRUE(is_available(active_backend()));
+}
+
+TEST(Backend, EveryBackendGivesTheSameHashes) {
+  const std::string_view before = active_backend();
+  const auto input = vector_input(100'000);
+  ASSERT_TRUE(use_backend("portable"));
+  const blake3::digest expected = blake3::hash(input);
+  for (std::string_view name : available_backends()) {
+    ASSERT_TRUE(use_backend(name)) << name;
+    EXPECT_EQ(active_backend(), name);
+    EXPECT_EQ(blake3::hash(input), expected) << name;
+  }
+  EXPECT_TRUE(use_backend(before));
+}
+
+TEST(Backend, UnknownOrUnavailableNamesAreRefused) {
+  const std::string_view before = active_backend();
+  EXPECT_FALSE(use_backend("nonsense"));
+  EXPECT_FALSE(use_backend(""));
+  EXPECT_FALSE(use_backend("AVX2")) << "names are lowercase";
+  for (std::string_view name : {"sse2", "sse41", "avx2", "avx512", "neon"}) {
+    if (!is_available(name)) {
+      EXPECT_FALSE(use_backend(name)) << name;
+    }
+  }
+  EXPECT_EQ(active_backend(), before) << "a refused switch changes nothing";
+}
+
+// Meaningful only as the first thing a process hashes, with FASTBLAKE_BACKEND set: ctest runs
+// it that way for every name (tests/CMakeLists.txt). Elsewhere it is skipped.
+TEST(BackendOverride, FollowsTheEnvironment) {
+  const char* env = std::getenv("FASTBLAKE_BACKEND");
+  if (env == nullptr || std::getenv("FASTBLAKE_TEST_BACKEND_OVERRIDE") == nullptr) {
+    GTEST_SKIP() << "run by ctest's backend_override_* tests";
+  }
+  const std::string name(env);
+  if (is_available(name)) {
+    EXPECT_EQ(active_backend(), name);
+    EXPECT_EQ(backend_override_error(), "");
+  } else {
+    EXPECT_EQ(active_backend(), available_backends().front()) << "falls back to the best";
+    const std::string error(backend_override_error());
+    EXPECT_NE(error.find("FASTBLAKE_BACKEND=" + name.substr(0, 10)), std::string::npos) << error;
+  }
+  EXPECT_EQ(blake3::hash(std::string_view("abc")).to_hex(),
+            "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85");
+}
+
+}  // namespace
+}  // namespace fastblake::test
