@@ -26,6 +26,7 @@ const kernels avx2 = {
     .required_features = feature_sse2 | feature_ssse3 | feature_sse41 | feature_avx | feature_avx2,
     .simd_degree = vec256::lanes,
     .compress_in_place = row_compress_in_place,
+    .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec256, vec128>,
     .hash_chunks = hash_chunks_with<vec256, vec128>,
     .hash_parents = hash_parents_with<vec256, vec128>,

@@ -78,6 +78,7 @@ const kernels avx512 = {
                          feature_avx512f | feature_avx512vl,
     .simd_degree = vec512::lanes,
     .compress_in_place = row_compress_in_place,
+    .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec512, vec256, vec128>,
     .hash_chunks = hash_chunks_with<vec512, vec256, vec128>,
     .hash_parents = hash_parents_with<vec512, vec256, vec128>,

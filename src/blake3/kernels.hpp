@@ -47,6 +47,12 @@ struct kernels {
   void (*compress_in_place)(std::uint32_t cv[8], const std::uint8_t block[block_len],
                             std::uint8_t block_len, std::uint64_t counter, std::uint8_t flags);
 
+  /// Compresses num_blocks whole blocks at `blocks` into cv one after another, as the blocks
+  /// of one chunk: the first with first_flags, the others with flags. Keeps cv in registers
+  /// from block to block.
+  void (*compress_blocks)(std::uint32_t cv[8], const std::uint8_t* blocks, std::size_t num_blocks,
+                          std::uint64_t counter, std::uint8_t first_flags, std::uint8_t flags);
+
   /// Writes num_blocks 64-byte output blocks of the node (cv, block, block_len, flags) to out,
   /// the i-th with counter + i: the extendable output from block `counter` on.
   void (*xof_many)(const std::uint32_t cv[8], const std::uint8_t block[block_len],

@@ -69,6 +69,12 @@ void compress_in_place(std::uint32_t cv[8], const std::uint8_t block[block_len],
   for (int i = 0; i < 8; ++i) cv[i] = v[i] ^ v[i + 8];
 }
 
+void compress_blocks(std::uint32_t cv[8], const std::uint8_t* blocks, std::size_t num_blocks,
+                     std::uint64_t counter, std::uint8_t first_flags, std::uint8_t flags) {
+  for (std::size_t b = 0; b < num_blocks; ++b)
+    compress_in_place(cv, blocks + b * block_len, block_len, counter, b == 0 ? first_flags : flags);
+}
+
 void xof_many(const std::uint32_t cv[8], const std::uint8_t block[block_len], std::uint8_t len,
               std::uint64_t counter, std::uint8_t flags, std::uint8_t* out,
               std::size_t num_blocks) {
@@ -116,6 +122,7 @@ const kernels portable = {
     .required_features = 0,
     .simd_degree = 1,
     .compress_in_place = compress_in_place,
+    .compress_blocks = compress_blocks,
     .xof_many = xof_many,
     .hash_chunks = hash_chunks,
     .hash_parents = hash_parents,

@@ -25,6 +25,7 @@ const kernels sse41 = {
     .required_features = feature_sse2 | feature_ssse3 | feature_sse41,
     .simd_degree = vec128::lanes,
     .compress_in_place = row_compress_in_place,
+    .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec128>,
     .hash_chunks = hash_chunks_with<vec128>,
     .hash_parents = hash_parents_with<vec128>,

@@ -65,14 +65,14 @@ void chunk_update(const k3::kernels& k, chunk_state& cs, const std::uint8_t* in,
       ++cs.blocks_compressed;
       cs.buf_len = 0;
     }
-    if (cs.buf_len == 0) {
-      while (n > k3::block_len) {
-        k.compress_in_place(cs.cv.data(), in, k3::block_len, cs.chunk_counter,
-                            cs.flags | start_flag(cs));
-        ++cs.blocks_compressed;
-        in += k3::block_len;
-        n -= k3::block_len;
-      }
+    if (cs.buf_len == 0 && n > k3::block_len) {
+      // Whole blocks straight from the input, all but the last byte's block.
+      const std::size_t blocks = (n - 1) / k3::block_len;
+      k.compress_blocks(cs.cv.data(), in, blocks, cs.chunk_counter,
+                        static_cast<std::uint8_t>(cs.flags | start_flag(cs)), cs.flags);
+      cs.blocks_compressed = static_cast<std::uint8_t>(cs.blocks_compressed + blocks);
+      in += blocks * k3::block_len;
+      n -= blocks * k3::block_len;
     }
     const std::size_t take = std::min(k3::block_len - cs.buf_len, n);
     std::memcpy(cs.buf.data() + cs.buf_len, in, take);
