@@ -255,6 +255,17 @@ inline digest derive_key(std::string_view context, std::string_view material) no
 FASTBLAKE_API void derive_key(std::string_view context, std::span<const std::byte> material,
                               std::span<std::byte> out) noexcept;
 
+/// Hashes many independent inputs: outputs[i] = hash(inputs[i]). Inputs of up to one chunk
+/// (1 KiB) are hashed side by side, one per SIMD lane, grouped by length; larger ones one after
+/// another (each uses every lane by itself). Allocates nothing. Throws std::invalid_argument,
+/// writing nothing, if the spans differ in size.
+FASTBLAKE_API void hash_many(std::span<const std::span<const std::byte>> inputs,
+                             std::span<digest> outputs);
+/// keyed_hash for many inputs, as hash_many.
+FASTBLAKE_API void keyed_hash_many(const key_type& key,
+                                   std::span<const std::span<const std::byte>> inputs,
+                                   std::span<digest> outputs);
+
 /// The number of bytes in the left child of a tree (or subtree) of input_len bytes: the largest
 /// power-of-two number of whole chunks that leaves at least one byte for the right child.
 /// Throws std::logic_error if input_len <= chunk_size: a single chunk has no children.

@@ -2,6 +2,7 @@
 // blocks use the 128-bit rows (VEX-encoded here).
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +30,7 @@ const kernels avx2 = {
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec256, vec128>,
     .hash_chunks = hash_chunks_with<vec256, vec128>,
+    .hash_roots = hash_roots_with<vec256, vec128>,
     .hash_parents = hash_parents_with<vec256, vec128>,
 };
 

@@ -3,6 +3,7 @@
 // blocks use 128-bit rows.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -81,6 +82,7 @@ const kernels avx512 = {
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec512, vec256, vec128>,
     .hash_chunks = hash_chunks_with<vec512, vec256, vec128>,
+    .hash_roots = hash_roots_with<vec512, vec256, vec128>,
     .hash_parents = hash_parents_with<vec512, vec256, vec128>,
 };
 

@@ -64,6 +64,14 @@ struct kernels {
   void (*hash_chunks)(const std::uint8_t* input, std::size_t num_chunks, const std::uint32_t key[8],
                       std::uint64_t counter, std::uint8_t flags, std::uint8_t* out);
 
+  /// Hashes num_inputs independent whole messages of at most one chunk each (inputs[i] holds
+  /// lengths[i] bytes) and writes their 32-byte root hashes back to back. flags is the mode:
+  /// 0, keyed_hash or derive_key_material. Inputs of similar block counts should be neighbours:
+  /// a group of lanes runs as long as its longest input.
+  void (*hash_roots)(const std::uint8_t* const* inputs, const std::size_t* lengths,
+                     std::size_t num_inputs, const std::uint32_t key[8], std::uint8_t flags,
+                     std::uint8_t* out);
+
   /// Hashes num_parents parent nodes whose 64-byte blocks (two chaining values each) lie back
   /// to back at input. Writes their chaining values back to back to out.
   void (*hash_parents)(const std::uint8_t* input, std::size_t num_parents,

@@ -115,6 +115,23 @@ void hash_parents(const std::uint8_t* input, std::size_t num_parents, const std:
   }
 }
 
+void hash_roots(const std::uint8_t* const* inputs, const std::size_t* lengths,
+                std::size_t num_inputs, const std::uint32_t key[8], std::uint8_t flags,
+                std::uint8_t* out) {
+  for (std::size_t i = 0; i < num_inputs; ++i, out += out_len) {
+    std::uint32_t cv[8];
+    std::memcpy(cv, key, sizeof cv);
+    const std::size_t full = lengths[i] == 0 ? 0 : (lengths[i] - 1) / block_len;
+    compress_blocks(cv, inputs[i], full, 0, flags | chunk_start, flags);
+    std::uint8_t last[block_len] = {};
+    const std::size_t rest = lengths[i] - full * block_len;
+    if (rest != 0) std::memcpy(last, inputs[i] + full * block_len, rest);
+    compress_in_place(cv, last, static_cast<std::uint8_t>(rest), 0,
+                      flags | (full == 0 ? chunk_start : 0) | chunk_end | root);
+    store_le32_words(cv, out, 8);
+  }
+}
+
 }  // namespace
 
 const kernels portable = {
@@ -125,6 +142,7 @@ const kernels portable = {
     .compress_blocks = compress_blocks,
     .xof_many = xof_many,
     .hash_chunks = hash_chunks,
+    .hash_roots = hash_roots,
     .hash_parents = hash_parents,
 };
 

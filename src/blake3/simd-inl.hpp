@@ -272,6 +272,68 @@ FASTBLAKE_ALWAYS_INLINE void wide_xof_batch(const std::uint32_t cv[8],
   store_transposed<W, 16>(v, out, block_len);
 }
 
+// Whole messages of at most one chunk, one per lane, each finishing at its own block: lane l
+// gets its own block length and flags at every step, reads zeros once it is done, and its
+// root hash is taken at its last block. Inputs sorted by length keep the wasted steps few.
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lanes],
+                                        const std::size_t lengths[W::lanes],
+                                        const std::uint32_t key[8], std::uint8_t flags,
+                                        std::uint8_t* out) {
+  alignas(64) static constexpr std::uint8_t zeros[block_len] = {};
+  alignas(64) std::uint8_t tails[W::lanes][block_len];
+  std::size_t last[W::lanes];  // index of each lane's last block
+  std::size_t steps = 0;
+  for (std::size_t lane = 0; lane < W::lanes; ++lane) {
+    last[lane] = lengths[lane] == 0 ? 0 : (lengths[lane] - 1) / block_len;
+    steps = std::max(steps, last[lane] + 1);
+    const std::size_t rest = lengths[lane] - last[lane] * block_len;
+    std::memset(tails[lane], 0, block_len);
+    if (rest != 0) std::memcpy(tails[lane], inputs[lane] + last[lane] * block_len, rest);
+  }
+  typename W::reg h[8];
+  for (int i = 0; i < 8; ++i) h[i] = W::set1(key[i]);
+  const typename W::reg zero = W::set1(0);
+  alignas(64) std::uint8_t digests[W::lanes][out_len];
+  for (std::size_t b = 0; b < steps; ++b) {
+    const std::uint8_t* blocks[W::lanes];
+    alignas(64) std::uint32_t lens[W::lanes], lane_flags[W::lanes];
+    bool finishing = false;
+    for (std::size_t lane = 0; lane < W::lanes; ++lane) {
+      std::uint32_t f = flags;
+      if (b == 0) f |= chunk_start;
+      if (b < last[lane]) {
+        blocks[lane] = inputs[lane] + b * block_len;
+        lens[lane] = block_len;
+      } else if (b == last[lane]) {
+        blocks[lane] = tails[lane];
+        lens[lane] = static_cast<std::uint32_t>(lengths[lane] - b * block_len);
+        f |= chunk_end | root;
+        finishing = true;
+      } else {
+        blocks[lane] = zeros;
+        lens[lane] = 0;
+      }
+      lane_flags[lane] = f;
+    }
+    typename W::reg m[16];
+    load_transposed<W>(blocks, 0, m);
+    typename W::reg v[16] = {h[0],           h[1],           h[2],           h[3],
+                             h[4],           h[5],           h[6],           h[7],
+                             W::set1(iv[0]), W::set1(iv[1]), W::set1(iv[2]), W::set1(iv[3]),
+                             zero,           zero,           W::loadu(lens), W::loadu(lane_flags)};
+    wide_rounds<W>(v, m);
+    for (int i = 0; i < 8; ++i) h[i] = W::xor_(v[i], v[i + 8]);
+    if (finishing) {
+      alignas(64) std::uint8_t now[W::lanes][out_len];
+      store_transposed<W, 8>(h, &now[0][0], out_len);
+      for (std::size_t lane = 0; lane < W::lanes; ++lane)
+        if (last[lane] == b) std::memcpy(digests[lane], now[lane], out_len);
+    }
+  }
+  std::memcpy(out, digests, sizeof digests);
+}
+
 // ---- kernel entry points: the widest vectors first, then narrower ones for the rest ----
 
 // Runs batch.operator()<W> over n items in groups of W::lanes, then the rest with the next
@@ -333,6 +395,45 @@ void hash_parents_with(const std::uint8_t* input, std::size_t num_parents,
         row_compress_in_place(cv, in, block_len, 0, parent_flags);
         std::memcpy(o, cv, out_len);
       });
+}
+
+// Whole small messages: groups of lanes with pointer and length arrays, narrower for the rest;
+// a last odd one alone goes through the row path.
+template <class W, class... Narrower>
+void hash_roots_with(const std::uint8_t* const* inputs, const std::size_t* lengths,
+                     std::size_t num_inputs, const std::uint32_t key[8], std::uint8_t flags,
+                     std::uint8_t* out) {
+  for (; num_inputs >= W::lanes; num_inputs -= W::lanes) {
+    wide_roots<W>(inputs, lengths, key, flags, out);
+    inputs += W::lanes;
+    lengths += W::lanes;
+    out += W::lanes * out_len;
+  }
+  if (num_inputs == 0) return;
+  if constexpr (sizeof...(Narrower) > 0) {
+    hash_roots_with<Narrower...>(inputs, lengths, num_inputs, key, flags, out);
+  } else if (num_inputs == 1) {
+    std::uint32_t cv[8];
+    std::memcpy(cv, key, sizeof cv);
+    const std::size_t full = lengths[0] == 0 ? 0 : (lengths[0] - 1) / block_len;
+    row_compress_blocks(cv, inputs[0], full, 0, flags | chunk_start, flags);
+    std::uint8_t tail[block_len] = {};
+    const std::size_t rest = lengths[0] - full * block_len;
+    if (rest != 0) std::memcpy(tail, inputs[0] + full * block_len, rest);
+    row_compress_in_place(cv, tail, static_cast<std::uint8_t>(rest), 0,
+                          flags | (full == 0 ? chunk_start : 0) | chunk_end | root);
+    std::memcpy(out, cv, out_len);
+  } else {
+    const std::uint8_t* padded[W::lanes];
+    std::size_t padded_lengths[W::lanes];
+    for (std::size_t lane = 0; lane < W::lanes; ++lane) {
+      padded[lane] = inputs[lane < num_inputs ? lane : 0];
+      padded_lengths[lane] = lengths[lane < num_inputs ? lane : 0];
+    }
+    alignas(64) std::uint8_t spare[W::lanes * out_len];
+    wide_roots<W>(padded, padded_lengths, key, flags, spare);
+    std::memcpy(out, spare, num_inputs * out_len);
+  }
 }
 
 // Output blocks need no input: `input` only paces in_batches (stride 0).

@@ -1,6 +1,7 @@
 // The sse2 BLAKE3 kernel: SSE2 (x86-64 baseline), four lanes.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,6 +28,7 @@ const kernels sse2 = {
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec128>,
     .hash_chunks = hash_chunks_with<vec128>,
+    .hash_roots = hash_roots_with<vec128>,
     .hash_parents = hash_parents_with<vec128>,
 };
 

@@ -2,6 +2,7 @@
 // lanes.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@ const kernels sse41 = {
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec128>,
     .hash_chunks = hash_chunks_with<vec128>,
+    .hash_roots = hash_roots_with<vec128>,
     .hash_parents = hash_parents_with<vec128>,
 };
 

@@ -479,6 +479,67 @@ void derive_key(std::string_view context, std::span<const std::byte> material,
               reinterpret_cast<std::uint8_t*>(out.data()), out.size());
 }
 
+// ---- many independent inputs ----
+
+namespace {
+
+// Hashes inputs in windows of a bounded size (no allocation). In each window the inputs of at
+// most one chunk are ordered by block count, a counting sort over 0..16 blocks, so that each
+// SIMD group of hash_roots runs about as long as its own inputs; larger inputs go one by one.
+void hash_many_in_mode(std::span<const std::span<const std::byte>> inputs,
+                       std::span<digest> outputs, const key_words& key, std::uint8_t flags) {
+  if (inputs.size() != outputs.size()) {
+    throw std::invalid_argument("fastblake::blake3::hash_many: " + std::to_string(inputs.size()) +
+                                " inputs but " + std::to_string(outputs.size()) + " outputs");
+  }
+  const k3::kernels& k = k3::active_kernels();
+  constexpr std::size_t window = 256;
+  constexpr std::size_t buckets = k3::blocks_per_chunk + 1;
+  for (std::size_t start = 0; start < inputs.size(); start += window) {
+    const std::size_t end = std::min(inputs.size(), start + window);
+    std::size_t first[buckets + 1] = {};
+    for (std::size_t i = start; i < end; ++i) {
+      const std::size_t len = inputs[i].size();
+      if (len <= k3::chunk_len) {
+        ++first[(len + k3::block_len - 1) / k3::block_len + 1];
+      } else {
+        outputs[i] = root_digest(k, one_shot_root(k, inputs[i], key, flags));
+      }
+    }
+    for (std::size_t b = 1; b <= buckets; ++b) first[b] += first[b - 1];
+    const std::size_t small = first[buckets];
+    const std::uint8_t* pointers[window];
+    std::size_t lengths[window];
+    std::uint16_t index[window];
+    for (std::size_t i = start; i < end; ++i) {
+      const std::size_t len = inputs[i].size();
+      if (len > k3::chunk_len) continue;
+      const std::size_t slot = first[(len + k3::block_len - 1) / k3::block_len]++;
+      pointers[slot] = reinterpret_cast<const std::uint8_t*>(inputs[i].data());
+      lengths[slot] = len;
+      index[slot] = static_cast<std::uint16_t>(i - start);
+    }
+    std::uint8_t digests[window][out_size];
+    k.hash_roots(pointers, lengths, small, key.data(), flags, &digests[0][0]);
+    for (std::size_t slot = 0; slot < small; ++slot) {
+      digest::bytes_type bytes;
+      std::memcpy(bytes.data(), digests[slot], out_size);
+      outputs[start + index[slot]] = digest(bytes);
+    }
+  }
+}
+
+}  // namespace
+
+void hash_many(std::span<const std::span<const std::byte>> inputs, std::span<digest> outputs) {
+  hash_many_in_mode(inputs, outputs, std::to_array(k3::iv), 0);
+}
+
+void keyed_hash_many(const key_type& key, std::span<const std::span<const std::byte>> inputs,
+                     std::span<digest> outputs) {
+  hash_many_in_mode(inputs, outputs, words_from_key(key.data()), k3::keyed_hash);
+}
+
 // ---- subtree merging ----
 
 chaining_value merge_subtrees_non_root(const chaining_value& left, const chaining_value& right,

@@ -80,6 +80,45 @@ TEST_P(KernelDifferential, XofMany) {
   }
 }
 
+TEST_P(KernelDifferential, HashRootsOfMixedLengths) {
+  random_source rng(test_seed() + 14);
+  for (std::size_t n = 0; n <= max_count(); ++n) {
+    std::vector<std::vector<std::byte>> inputs;
+    std::vector<const std::uint8_t*> pointers;
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < n; ++i) {
+      inputs.push_back(rng.bytes(rng.below(2) ? rng.below(k3::chunk_len + 1) : rng.below(130)));
+      lengths.push_back(inputs.back().size());
+    }
+    for (const auto& in : inputs)
+      pointers.push_back(reinterpret_cast<const std::uint8_t*>(in.data()));
+    const auto key = random_key(rng);
+    for (std::uint8_t flags : {std::uint8_t{0}, std::uint8_t{k3::keyed_hash}}) {
+      std::vector<std::uint8_t> ours(n * k3::out_len + 1, 0xAA),
+          expected(n * k3::out_len + 1, 0xAA);
+      k().hash_roots(pointers.data(), lengths.data(), n, key.data(), flags, ours.data());
+      k3::portable.hash_roots(pointers.data(), lengths.data(), n, key.data(), flags,
+                              expected.data());
+      ASSERT_EQ(ours, expected) << n << " inputs";
+    }
+  }
+}
+
+TEST_P(KernelDifferential, CompressBlocks) {
+  random_source rng(test_seed() + 15);
+  for (std::size_t n = 0; n <= k3::blocks_per_chunk; ++n) {
+    auto cv = random_key(rng);
+    auto expected = cv;
+    const auto blocks = rng.bytes(n * k3::block_len);
+    const auto* b = reinterpret_cast<const std::uint8_t*>(blocks.data());
+    const std::uint64_t counter = rng.below(~std::uint64_t{0});
+    k().compress_blocks(cv.data(), b, n, counter, k3::chunk_start | k3::keyed_hash, k3::keyed_hash);
+    k3::portable.compress_blocks(expected.data(), b, n, counter, k3::chunk_start | k3::keyed_hash,
+                                 k3::keyed_hash);
+    ASSERT_EQ(cv, expected) << n << " blocks";
+  }
+}
+
 TEST_P(KernelDifferential, CompressInPlace) {
   random_source rng(test_seed() + 13);
   for (int round = 0; round < 500; ++round) {
