@@ -1,0 +1,148 @@
+// BLAKE3 throughput: one-shot hashing per backend and for the official C implementation, and
+// hash_many against a loop of one-shot hashes, on the same buffers in one process.
+//
+// Every row's digest is checked against the portable backend before it is timed. Run with
+// --benchmark_repetitions and --benchmark_enable_random_interleaving so that the rows being
+// compared are measured interleaved (scripts/bench does); report medians and their ratios.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake3.hpp>
+
+#include "blake3.h"
+
+namespace {
+
+namespace b3 = fastblake::blake3;
+
+constexpr std::size_t one_shot_sizes[] = {64,    256,      1024,      4096,      16384,
+                                          65536, 1u << 20, 16u << 20, 256u << 20};
+constexpr std::size_t many_item_sizes[] = {64, 256, 1024};
+constexpr std::size_t many_items = 1000;
+
+// One buffer for every row, 64-byte aligned, filled with a fixed pattern.
+std::span<const std::byte> input(std::size_t size) {
+  static const std::unique_ptr<std::byte[], decltype(&std::free)> buffer = [] {
+    constexpr std::size_t capacity = 256u << 20;
+    auto* p = static_cast<std::byte*>(std::aligned_alloc(64, capacity));
+    for (std::size_t i = 0; i < capacity; ++i) p[i] = static_cast<std::byte>(i * 131 % 251);
+    return std::unique_ptr<std::byte[], decltype(&std::free)>(p, &std::free);
+  }();
+  return {buffer.get(), size};
+}
+
+b3::digest official_hash(std::span<const std::byte> in) {
+  blake3_hasher h;
+  blake3_hasher_init(&h);
+  blake3_hasher_update(&h, in.data(), in.size());
+  b3::digest::bytes_type out;
+  blake3_hasher_finalize(&h, out.data(), out.size());
+  return b3::digest(out);
+}
+
+b3::digest portable_hash(std::span<const std::byte> in) {
+  const std::string saved(fastblake::active_backend());
+  fastblake::use_backend("portable");
+  const b3::digest d = b3::hash(in);
+  fastblake::use_backend(saved);
+  return d;
+}
+
+void one_shot(benchmark::State& state, std::string backend, std::size_t size) {
+  const auto in = input(size);
+  if (!fastblake::use_backend(backend) || b3::hash(in) != portable_hash(in)) {
+    state.SkipWithError("digest differs from the portable backend's");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(b3::hash(in));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+}
+
+void official(benchmark::State& state, std::size_t size) {
+  const auto in = input(size);
+  if (official_hash(in) != portable_hash(in)) {
+    state.SkipWithError("official digest differs from the portable backend's");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(official_hash(in));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+}
+
+void many(benchmark::State& state, std::string backend, std::size_t item, bool batched) {
+  std::vector<std::span<const std::byte>> items;
+  for (std::size_t i = 0; i < many_items; ++i)
+    items.push_back(input((i + 1) * item).subspan(i * item));
+  std::vector<b3::digest> out(many_items);
+  if (!fastblake::use_backend(backend)) {
+    state.SkipWithError("backend not available");
+    return;
+  }
+  b3::hash_many(items, out);
+  for (std::size_t i = 0; i < many_items; ++i) {
+    if (out[i] != portable_hash(items[i])) {
+      state.SkipWithError("hash_many digest differs from the portable backend's");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    if (batched) {
+      b3::hash_many(items, out);
+    } else {
+      for (std::size_t i = 0; i < many_items; ++i) out[i] = b3::hash(items[i]);
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * many_items * item));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * many_items));
+}
+
+void register_all() {
+  for (std::size_t size : one_shot_sizes) {
+    for (std::string_view backend : fastblake::available_backends()) {
+      benchmark::RegisterBenchmark(
+          ("blake3/hash/" + std::string(backend) + "/" + std::to_string(size)).c_str(), one_shot,
+          std::string(backend), size);
+    }
+    benchmark::RegisterBenchmark(("blake3/hash/official_c/" + std::to_string(size)).c_str(),
+                                 official, size);
+  }
+  for (std::size_t item : many_item_sizes) {
+    for (std::string_view backend : fastblake::available_backends()) {
+      for (bool batched : {true, false}) {
+        benchmark::RegisterBenchmark(
+            ("blake3/" + std::string(batched ? "hash_many/" : "hash_loop/") + std::string(backend) +
+             "/" + std::to_string(item))
+                .c_str(),
+            many, std::string(backend), item, batched);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  register_all();
+  benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
+  benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);
+  benchmark::AddCustomContext("detected_backend", std::string(fastblake::active_backend()));
+#if defined(__clang__)
+  benchmark::AddCustomContext("compiler", "clang " __clang_version__);
+#elif defined(__GNUC__)
+  benchmark::AddCustomContext("compiler", "gcc " __VERSION__);
+#endif
+#if defined(FASTBLAKE_COMMIT)
+  benchmark::AddCustomContext("commit", FASTBLAKE_COMMIT);
+#endif
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
