@@ -54,7 +54,7 @@ FASTBLAKE_ALWAYS_INLINE void row_rounds(row::reg r[4], row::reg cv_lo, row::reg 
                                         const std::uint8_t block[block_len], std::uint8_t len,
                                         std::uint64_t counter, std::uint8_t flags) {
   std::uint32_t m[16];
-  std::memcpy(m, block, sizeof m);  // x86 is little-endian
+  std::memcpy(m, block, sizeof m);  // every SIMD target is little-endian
   r[0] = cv_lo;
   r[1] = cv_hi;
   r[2] = row::setr(iv[0], iv[1], iv[2], iv[3]);
@@ -255,7 +255,7 @@ FASTBLAKE_ALWAYS_INLINE void wide_xof_batch(const std::uint32_t cv[8],
                                             std::uint64_t counter, std::uint8_t flags,
                                             std::uint8_t* out) {
   std::uint32_t words[16];
-  std::memcpy(words, block, sizeof words);
+  std::memcpy(words, block, sizeof words);  // little-endian, as above
   typename W::reg m[16];
   for (int i = 0; i < 16; ++i) m[i] = W::set1(words[i]);
   typename W::reg counter_lo, counter_hi;
