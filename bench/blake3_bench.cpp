@@ -15,7 +15,7 @@
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 
-#include "blake3.h"
+#include "official.hpp"
 
 namespace {
 
@@ -37,14 +37,7 @@ std::span<const std::byte> input(std::size_t size) {
   return {buffer.get(), size};
 }
 
-b3::digest official_hash(std::span<const std::byte> in) {
-  blake3_hasher h;
-  blake3_hasher_init(&h);
-  blake3_hasher_update(&h, in.data(), in.size());
-  b3::digest::bytes_type out;
-  blake3_hasher_finalize(&h, out.data(), out.size());
-  return b3::digest(out);
-}
+using fastblake::bench::official_hash;
 
 b3::digest portable_hash(std::span<const std::byte> in) {
   const std::string saved(fastblake::active_backend());

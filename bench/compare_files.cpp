@@ -20,8 +20,8 @@
 
 #include <fastblake/blake3.hpp>
 
-#include "blake3.h"
 #include "blake3/kernels.hpp"
+#include "official.hpp"
 
 // The official library built with its portable kernel only, under renamed symbols
 // (cmake/OfficialBlake3.cmake).
@@ -47,17 +47,6 @@ struct implementation {
   std::string name;
   std::function<b3::digest(const std::vector<std::uint8_t>&)> hash;
 };
-
-// One official build's one-shot hash, through its init/update/finalize functions.
-template <auto init, auto update, auto finalize>
-b3::digest official_hash(const std::vector<std::uint8_t>& input) {
-  blake3_hasher h;
-  init(&h);
-  update(&h, input.data(), input.size());
-  b3::digest::bytes_type out;
-  finalize(&h, out.data(), out.size());
-  return b3::digest(out);
-}
 
 // Every hash's first byte goes here, so that no hash can be optimised away.
 volatile std::uint8_t g_sink = 0;
@@ -143,10 +132,16 @@ int main(int argc, char** argv) {
   const std::vector<implementation> impls = {
       {"fastblake", [](const auto& in) { return b3::hash(std::span(in)); }},
       {"official C",
-       official_hash<blake3_hasher_init, blake3_hasher_update, blake3_hasher_finalize>},
+       [](const auto& in) {
+         return fastblake::bench::official_hash(std::as_bytes(std::span(in)));
+       }},
       {"official C portable",
-       official_hash<official_portable_blake3_hasher_init, official_portable_blake3_hasher_update,
-                     official_portable_blake3_hasher_finalize>},
+       [](const auto& in) {
+         return fastblake::bench::official_hash<official_portable_blake3_hasher_init,
+                                                official_portable_blake3_hasher_update,
+                                                official_portable_blake3_hasher_finalize>(
+             std::as_bytes(std::span(in)));
+       }},
   };
 
   std::printf(

@@ -43,15 +43,6 @@ struct neon128 {
   static reg rot8(reg v) { return vsriq_n_u32(vshlq_n_u32(v, 24), v, 8); }
   static reg rot7(reg v) { return vsriq_n_u32(vshlq_n_u32(v, 25), v, 7); }
 
-  template <int k>
-  static reg xor_rotr(reg x, reg y) {
-    const reg v = xor_(x, y);
-    if constexpr (k == 16) return rot16(v);
-    if constexpr (k == 12) return rot12(v);
-    if constexpr (k == 8) return rot8(v);
-    return rot7(v);
-  }
-
   /// Lane i takes lane (i + k) % 4.
   template <int k>
   static reg rotate_lanes(reg v) {

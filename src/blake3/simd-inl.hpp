@@ -5,8 +5,9 @@
 // No include guard and no includes: each ISA file includes this inside its own anonymous
 // namespace, after <cstring>, kernels.hpp, schedule.hpp and compiler.hpp, and after defining
 //   struct row   4-lane (128-bit) vectors for one block at a time: add, xor_, set1, setr(w0,
-//                w1, w2, w3), loadu, storeu, xor_rotr<k>(x, y) = rotr(x ^ y, k),
-//                and rotate_lanes<k>(reg) (lane i takes lane i + k).
+//                w1, w2, w3), loadu, storeu, rot16, rot12, rot8, rot7, rotate_lanes<k>(reg)
+//                (lane i takes lane i + k), and optionally a faster xor_rotr<k>(x, y) for
+//                rotr(x ^ y, k).
 // The many-block functions are templates over a vector type W with N lanes of 32-bit words:
 // the arithmetic above, transpose(reg[N]) of an N x N tile, and with more than 8 lanes
 // store_half (the low 8 words). Each ISA file calls them with its widths, widest first.
@@ -15,18 +16,32 @@
 
 // ---- one block at a time: the state as four rows of four words ----
 
+// rotr(x ^ y, k): the row type's own xor_rotr where it has a faster one, else XOR and rotate.
+template <int k, class R = row>
+FASTBLAKE_ALWAYS_INLINE typename R::reg xor_rotr(typename R::reg x, typename R::reg y) {
+  if constexpr (requires { R::template xor_rotr<k>(x, y); }) {
+    return R::template xor_rotr<k>(x, y);
+  } else {
+    const typename R::reg v = R::xor_(x, y);
+    if constexpr (k == 16) return R::rot16(v);
+    if constexpr (k == 12) return R::rot12(v);
+    if constexpr (k == 8) return R::rot8(v);
+    if constexpr (k == 7) return R::rot7(v);
+  }
+}
+
 // One G function on each of the four columns (or, after rotate_lanes, diagonals) at once.
 // a += b + x is computed as (a + x) + b: x is ready early, so only one add waits for b.
 FASTBLAKE_ALWAYS_INLINE void row_g(row::reg& a, row::reg& b, row::reg& c, row::reg& d, row::reg x,
                                    row::reg y) {
   a = row::add(row::add(a, x), b);
-  d = row::xor_rotr<16>(d, a);
+  d = xor_rotr<16>(d, a);
   c = row::add(c, d);
-  b = row::xor_rotr<12>(b, c);
+  b = xor_rotr<12>(b, c);
   a = row::add(row::add(a, y), b);
-  d = row::xor_rotr<8>(d, a);
+  d = xor_rotr<8>(d, a);
   c = row::add(c, d);
-  b = row::xor_rotr<7>(b, c);
+  b = xor_rotr<7>(b, c);
 }
 
 // Rows a, c and d move to the diagonals, not b: G ends by computing b, so a shuffle of b would
@@ -60,7 +75,7 @@ FASTBLAKE_ALWAYS_INLINE void row_rounds(row::reg r[4], row::reg cv_lo, row::reg 
   r[2] = row::setr(iv[0], iv[1], iv[2], iv[3]);
   r[3] = row::setr(static_cast<std::uint32_t>(counter), static_cast<std::uint32_t>(counter >> 32),
                    len, flags);
-  // Spelled out so that every schedule index is a constant.
+  // Spelled out so that every schedule index is a constant (see portable.cpp).
   row_round(r, m, message_schedule[0]);
   row_round(r, m, message_schedule[1]);
   row_round(r, m, message_schedule[2]);

@@ -50,16 +50,6 @@ struct vec128 {
     return _mm_ternarylogic_epi32(_mm_ror_epi32(x, k), _mm_srli_epi32(y, k),
                                   _mm_slli_epi32(y, 32 - k), 0x1E);
   }
-#else
-  /// rotr(x ^ y, k).
-  template <int k>
-  static reg xor_rotr(reg x, reg y) {
-    const reg v = xor_(x, y);
-    if constexpr (k == 16) return rot16(v);
-    if constexpr (k == 12) return rot12(v);
-    if constexpr (k == 8) return rot8(v);
-    return rot7(v);
-  }
 #endif
 
   /// Lane i takes lane (i + k) % 4.
