@@ -1,9 +1,9 @@
-
-
-// BLAKE3 kernels written once over vector traits, instantiated by each x86 instruction-set file.
+// BLAKE3 kernels written once over vector traits, instantiated by each SIMD instruction-set
+// file (sse2, sse41, avx2, avx512, neon).
 //
 // No include guard and no includes: each ISA file includes this inside its own anonymous
-// namespace, after <cstring>, kernels.hpp, schedule.hpp and compiler.hpp, and after defining
+// namespace, after <algorithm>, <cstring>, kernels.hpp, schedule.hpp and compiler.hpp, and
+// after defining
 //   struct row   4-lane (128-bit) vectors for one block at a time: add, xor_, set1, setr(w0,
 //                w1, w2, w3), loadu, storeu, rot16, rot12, rot8, rot7, rotate_lanes<k>(reg)
 //                (lane i takes lane i + k), and optionally a faster xor_rotr<k>(x, y) for
