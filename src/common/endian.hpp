@@ -9,15 +9,19 @@
 
 namespace fastblake::detail {
 
+constexpr std::uint32_t byteswap32(std::uint32_t w) noexcept {
+  return (w >> 24) | ((w >> 8) & 0xff00) | ((w << 8) & 0xff0000) | (w << 24);
+}
+
 inline std::uint32_t load_le32(const std::uint8_t* p) noexcept {
   std::uint32_t w;
   std::memcpy(&w, p, sizeof w);
-  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap32(w);
+  if constexpr (std::endian::native == std::endian::big) w = byteswap32(w);
   return w;
 }
 
 inline void store_le32(std::uint8_t* p, std::uint32_t w) noexcept {
-  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap32(w);
+  if constexpr (std::endian::native == std::endian::big) w = byteswap32(w);
   std::memcpy(p, &w, sizeof w);
 }
 
