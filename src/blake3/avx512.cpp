@@ -68,6 +68,109 @@ struct vec512 {
   }
 };
 
+// Four chunks in one 512-bit vector, each in its own 128-bit quarter as the row form: for
+// 4..15 chunks, where the word-per-vector layout runs latency-bound (simd-inl.hpp).
+struct stack512 {
+  using reg = __m512i;
+  static constexpr std::size_t stack = 4;
+  static constexpr std::size_t lanes = stack;
+
+  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
+  static reg xor_(reg a, reg b) { return _mm512_xor_si512(a, b); }
+  static reg loadu(const void* p) { return _mm512_loadu_si512(p); }
+  static reg row(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return _mm512_broadcast_i32x4(_mm_setr_epi32(static_cast<int>(a), static_cast<int>(b),
+                                                 static_cast<int>(c), static_cast<int>(d)));
+  }
+  static reg rot16(reg v) { return _mm512_ror_epi32(v, 16); }
+  static reg rot12(reg v) { return _mm512_ror_epi32(v, 12); }
+  static reg rot8(reg v) { return _mm512_ror_epi32(v, 8); }
+  static reg rot7(reg v) { return _mm512_ror_epi32(v, 7); }
+  template <int k>
+  static reg rotate_lanes(reg v) {
+    return _mm512_shuffle_epi32(
+        v, static_cast<_MM_PERM_ENUM>(((k + 3) % 4) << 6 | ((k + 2) % 4) << 4 | ((k + 1) % 4) << 2 |
+                                      k));
+  }
+  static reg permute2(reg a, const std::int32_t* index, reg b) {
+    return _mm512_permutex2var_epi32(a, _mm512_loadu_si512(index), b);
+  }
+  static reg permute_into(reg t, std::uint32_t mask, const std::int32_t* index, reg c) {
+    return _mm512_mask_permutexvar_epi32(t, static_cast<__mmask16>(mask), _mm512_loadu_si512(index),
+                                         c);
+  }
+  static reg blend(std::uint32_t mask, reg a, reg b) {
+    return _mm512_mask_blend_epi32(static_cast<__mmask16>(mask), a, b);
+  }
+  // Block quarter k of input i goes to quarter i of n[k]: a 4 x 4 transpose of 128-bit units.
+  static void load_message(const std::uint8_t* const inputs[stack], std::size_t offset, reg n[4]) {
+    const reg b0 = loadu(inputs[0] + offset), b1 = loadu(inputs[1] + offset);
+    const reg b2 = loadu(inputs[2] + offset), b3 = loadu(inputs[3] + offset);
+    const reg lo01 = _mm512_shuffle_i32x4(b0, b1, _MM_SHUFFLE(1, 0, 1, 0));
+    const reg hi01 = _mm512_shuffle_i32x4(b0, b1, _MM_SHUFFLE(3, 2, 3, 2));
+    const reg lo23 = _mm512_shuffle_i32x4(b2, b3, _MM_SHUFFLE(1, 0, 1, 0));
+    const reg hi23 = _mm512_shuffle_i32x4(b2, b3, _MM_SHUFFLE(3, 2, 3, 2));
+    n[0] = _mm512_shuffle_i32x4(lo01, lo23, _MM_SHUFFLE(2, 0, 2, 0));
+    n[1] = _mm512_shuffle_i32x4(lo01, lo23, _MM_SHUFFLE(3, 1, 3, 1));
+    n[2] = _mm512_shuffle_i32x4(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0));
+    n[3] = _mm512_shuffle_i32x4(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1));
+  }
+  // Chaining value i is quarter i of lo then quarter i of hi.
+  static void store_cvs(reg lo, reg hi, std::uint8_t* out) {
+    _mm512_storeu_si512(
+        out, _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), hi));
+    _mm512_storeu_si512(
+        out + 64, _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), hi));
+  }
+};
+
+// Two chunks in one 256-bit vector, as stack512: 256-bit operations run at twice the rate of
+// 512-bit ones on AMD Zen 5, so two chunks take about as long as one.
+struct stack256 {
+  using reg = __m256i;
+  static constexpr std::size_t stack = 2;
+  static constexpr std::size_t lanes = stack;
+
+  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
+  static reg xor_(reg a, reg b) { return _mm256_xor_si256(a, b); }
+  static reg loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+  static reg row(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return _mm256_broadcastsi128_si256(_mm_setr_epi32(static_cast<int>(a), static_cast<int>(b),
+                                                      static_cast<int>(c), static_cast<int>(d)));
+  }
+  static reg rot16(reg v) { return _mm256_ror_epi32(v, 16); }
+  static reg rot12(reg v) { return _mm256_ror_epi32(v, 12); }
+  static reg rot8(reg v) { return _mm256_ror_epi32(v, 8); }
+  static reg rot7(reg v) { return _mm256_ror_epi32(v, 7); }
+  template <int k>
+  static reg rotate_lanes(reg v) {
+    return _mm256_shuffle_epi32(v,
+                                ((k + 3) % 4) << 6 | ((k + 2) % 4) << 4 | ((k + 1) % 4) << 2 | k);
+  }
+  static reg permute2(reg a, const std::int32_t* index, reg b) {
+    return _mm256_permutex2var_epi32(a, loadu(index), b);
+  }
+  static reg permute_into(reg t, std::uint32_t mask, const std::int32_t* index, reg c) {
+    return _mm256_mask_permutexvar_epi32(t, static_cast<__mmask8>(mask), loadu(index), c);
+  }
+  static reg blend(std::uint32_t mask, reg a, reg b) {
+    return _mm256_mask_blend_epi32(static_cast<__mmask8>(mask), a, b);
+  }
+  static void load_message(const std::uint8_t* const inputs[stack], std::size_t offset, reg n[4]) {
+    for (int k = 0; k < 4; ++k) {
+      n[k] = _mm256_inserti128_si256(
+          _mm256_castsi128_si256(
+              _mm_loadu_si128(reinterpret_cast<const __m128i*>(inputs[0] + offset + 16 * k))),
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(inputs[1] + offset + 16 * k)), 1);
+    }
+  }
+  static void store_cvs(reg lo, reg hi, std::uint8_t* out) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32),
+                        _mm256_permute2x128_si256(lo, hi, 0x31));
+  }
+};
+
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -81,9 +184,9 @@ const kernels avx512 = {
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec512, vec256, vec128>,
-    .hash_chunks = hash_chunks_with<vec512, vec256, vec128>,
+    .hash_chunks = hash_chunks_with<vec512, vec256, stack512, stack256>,
     .hash_roots = hash_roots_with<vec512, vec256, vec128>,
-    .hash_parents = hash_parents_with<vec512, vec256, vec128>,
+    .hash_parents = hash_parents_with<vec512, vec256, stack512, stack256>,
 };
 
 }  // namespace fastblake::detail::blake3

@@ -32,16 +32,17 @@ FASTBLAKE_ALWAYS_INLINE typename R::reg xor_rotr(typename R::reg x, typename R::
 
 // One G function on each of the four columns (or, after rotate_lanes, diagonals) at once.
 // a += b + x is computed as (a + x) + b: x is ready early, so only one add waits for b.
-FASTBLAKE_ALWAYS_INLINE void row_g(row::reg& a, row::reg& b, row::reg& c, row::reg& d, row::reg x,
-                                   row::reg y) {
-  a = row::add(row::add(a, x), b);
-  d = xor_rotr<16>(d, a);
-  c = row::add(c, d);
-  b = xor_rotr<12>(b, c);
-  a = row::add(row::add(a, y), b);
-  d = xor_rotr<8>(d, a);
-  c = row::add(c, d);
-  b = xor_rotr<7>(b, c);
+template <class R = row>
+FASTBLAKE_ALWAYS_INLINE void row_g(typename R::reg& a, typename R::reg& b, typename R::reg& c,
+                                   typename R::reg& d, typename R::reg x, typename R::reg y) {
+  a = R::add(R::add(a, x), b);
+  d = xor_rotr<16, R>(d, a);
+  c = R::add(c, d);
+  b = xor_rotr<12, R>(b, c);
+  a = R::add(R::add(a, y), b);
+  d = xor_rotr<8, R>(d, a);
+  c = R::add(c, d);
+  b = xor_rotr<7, R>(b, c);
 }
 
 // Rows a, c and d move to the diagonals, not b: G ends by computing b, so a shuffle of b would
@@ -349,12 +350,155 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
   std::memcpy(out, digests, sizeof digests);
 }
 
+// ---- a few chunks at once as stacked rows ----
+//
+// Fewer chunks than a wide group fills run latency-bound in the word-per-vector layout: a
+// block step is as long as its four G chains, however many lanes are idle. A stacked-rows type
+// S holds S::stack chunks in one vector, each in its own 128-bit quarter laid out as the row
+// form above, so a step costs about one block's latency for all of them. What S provides: the
+// row arithmetic, rotate_lanes<k> within each quarter, row(w0, w1, w2, w3) (the same row in
+// every quarter), load_message(inputs, offset, n[4]) (n[k]: words 4k..4k+3 of each input's
+// block, quarter i from input i), permute2(a, idx, b) (two-table word permute),
+// permute_into(t, mask, idx, c) (one-table permute into the masked words of t),
+// blend(mask, a, b) and store_cvs(lo, hi, out).
+
+// Where each message word a G step needs comes from: the four words of one row vector, for
+// every quarter, drawn from n[] by one or two permutes.
+struct gather_plan {
+  int sources = 0;                        // distinct n[] vectors read, 1..4
+  std::array<int, 4> source{};            // which n[] vectors, in order of first use
+  std::array<std::int32_t, 16> first{};   // permute2(n[source[0]], first, n[source[1]])
+  std::array<std::int32_t, 16> second{};  // the words from source[2] (and source[3])
+  std::uint32_t second_mask = 0;          // the words that come from the second permute
+};
+
+// words[j] is the message word for position j of every quarter; stack quarters per vector.
+constexpr gather_plan make_gather_plan(const std::array<int, 4>& words, std::size_t stack) {
+  gather_plan p;
+  std::array<int, 4> slot{};  // index into p.source of each word's vector
+  for (int j = 0; j < 4; ++j) {
+    const int vec = words[j] / 4;
+    int k = 0;
+    while (k < p.sources && p.source[k] != vec) ++k;
+    if (k == p.sources) p.source[p.sources++] = vec;
+    slot[j] = k;
+  }
+  if (p.sources == 1) p.source[1] = p.source[0];
+  const auto table = static_cast<std::int32_t>(4 * stack);  // words in one vector
+  for (std::size_t q = 0; q < stack; ++q) {
+    for (int j = 0; j < 4; ++j) {
+      const std::size_t e = 4 * q + j;
+      const auto pos = static_cast<std::int32_t>(4 * q + words[j] % 4);
+      // Slots 0 and 1 index the first permute's two tables, slots 2 and 3 the second's.
+      const std::int32_t index = pos + (slot[j] % 2 == 1 ? table : 0);
+      if (slot[j] < 2) {
+        p.first[e] = index;
+      } else {
+        p.second[e] = p.sources == 3 ? pos : index;
+        p.second_mask |= 1u << e;
+      }
+    }
+  }
+  return p;
+}
+
+template <class S, std::size_t round, int step>
+FASTBLAKE_ALWAYS_INLINE typename S::reg gather_message(const typename S::reg n[4]) {
+  constexpr round_schedule s = message_schedule[round];
+  constexpr std::array<int, 4> words = step == 0   ? std::array<int, 4>{s[0], s[2], s[4], s[6]}
+                                       : step == 1 ? std::array<int, 4>{s[1], s[3], s[5], s[7]}
+                                       : step == 2 ? std::array<int, 4>{s[14], s[8], s[10], s[12]}
+                                                   : std::array<int, 4>{s[15], s[9], s[11], s[13]};
+  static constexpr gather_plan p = make_gather_plan(words, S::stack);
+  const typename S::reg t = S::permute2(n[p.source[0]], p.first.data(), n[p.source[1]]);
+  if constexpr (p.sources <= 2) {
+    return t;
+  } else if constexpr (p.sources == 3) {
+    return S::permute_into(t, p.second_mask, p.second.data(), n[p.source[2]]);
+  } else {
+    return S::blend(p.second_mask, t, S::permute2(n[p.source[2]], p.second.data(), n[p.source[3]]));
+  }
+}
+
+// The same round as row_round, with every quarter's message permuted from n[].
+template <class S, std::size_t round>
+FASTBLAKE_ALWAYS_INLINE void stacked_round(typename S::reg r[4], const typename S::reg n[4]) {
+  row_g<S>(r[0], r[1], r[2], r[3], gather_message<S, round, 0>(n), gather_message<S, round, 1>(n));
+  r[0] = S::template rotate_lanes<3>(r[0]);
+  r[2] = S::template rotate_lanes<1>(r[2]);
+  r[3] = S::template rotate_lanes<2>(r[3]);
+  row_g<S>(r[0], r[1], r[2], r[3], gather_message<S, round, 2>(n), gather_message<S, round, 3>(n));
+  r[0] = S::template rotate_lanes<1>(r[0]);
+  r[2] = S::template rotate_lanes<3>(r[2]);
+  r[3] = S::template rotate_lanes<2>(r[3]);
+}
+
+// wide_hash for S::stack inputs.
+template <class S>
+FASTBLAKE_ALWAYS_INLINE void stacked_hash(const std::uint8_t* const inputs[S::stack],
+                                          std::size_t blocks, const std::uint32_t key[8],
+                                          std::uint64_t counter, bool increment_counter,
+                                          std::uint8_t flags, std::uint8_t flags_start,
+                                          std::uint8_t flags_end, std::uint8_t* out) {
+  typename S::reg lo = S::row(key[0], key[1], key[2], key[3]);
+  typename S::reg hi = S::row(key[4], key[5], key[6], key[7]);
+  alignas(64) std::uint32_t counters[4 * S::stack];
+  for (std::size_t q = 0; q < S::stack; ++q) {
+    const std::uint64_t c = counter + (increment_counter ? q : 0);
+    counters[4 * q] = static_cast<std::uint32_t>(c);
+    counters[4 * q + 1] = static_cast<std::uint32_t>(c >> 32);
+    counters[4 * q + 2] = block_len;
+    counters[4 * q + 3] = 0;
+  }
+  const typename S::reg counter_row = S::loadu(counters);
+  // Each block's message is loaded and transposed one step ahead, so that its latency hides
+  // behind the rounds of the block before.
+  typename S::reg next[4];
+  S::load_message(inputs, 0, next);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    std::uint8_t block_flags = flags;
+    if (b == 0) block_flags |= flags_start;
+    if (b == blocks - 1) block_flags |= flags_end;
+    const typename S::reg n[4] = {next[0], next[1], next[2], next[3]};
+    if (b + 1 < blocks) S::load_message(inputs, (b + 1) * block_len, next);
+    typename S::reg r[4] = {lo, hi, S::row(iv[0], iv[1], iv[2], iv[3]),
+                            S::add(counter_row, S::row(0, 0, 0, block_flags))};
+    stacked_round<S, 0>(r, n);
+    stacked_round<S, 1>(r, n);
+    stacked_round<S, 2>(r, n);
+    stacked_round<S, 3>(r, n);
+    stacked_round<S, 4>(r, n);
+    stacked_round<S, 5>(r, n);
+    stacked_round<S, 6>(r, n);
+    lo = S::xor_(r[0], r[2]);
+    hi = S::xor_(r[1], r[3]);
+  }
+  S::store_cvs(lo, hi, out);
+}
+
+// A group of W::lanes inputs through whichever layout W is.
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void group_hash(const std::uint8_t* const inputs[], std::size_t blocks,
+                                        const std::uint32_t key[8], std::uint64_t counter,
+                                        bool increment_counter, std::uint8_t flags,
+                                        std::uint8_t flags_start, std::uint8_t flags_end,
+                                        std::uint8_t* out) {
+  if constexpr (requires { W::stack; }) {
+    stacked_hash<W>(inputs, blocks, key, counter, increment_counter, flags, flags_start, flags_end,
+                    out);
+  } else {
+    wide_hash<W>(inputs, blocks, key, counter, increment_counter, flags, flags_start, flags_end,
+                 out);
+  }
+}
+
 // ---- kernel entry points: the widest vectors first, then narrower ones for the rest ----
 
-// Runs batch.operator()<W> over n items in groups of W::lanes, then the rest with the next
-// narrower width. What the narrowest width leaves goes through `single` when it is one item
-// (one lane of work gains nothing from vectors), or else through a full group whose spare
-// lanes repeat the first item, keeping only the real outputs. `index` counts items done.
+// Runs batch.operator()<W> over n items in groups of W::lanes. What is left runs as one more
+// group of W with its spare lanes repeating the first item when it fills more than half of it
+// (or W is the narrowest width), else with the next narrower width; one item left at the
+// narrowest width goes through `single` (one lane of work gains nothing from vectors).
+// `index` counts items done.
 template <class W, class... Narrower, class Batch, class Single>
 FASTBLAKE_ALWAYS_INLINE void in_batches(const std::uint8_t* input, std::size_t n,
                                         std::size_t input_stride, std::uint8_t* out,
@@ -368,17 +512,18 @@ FASTBLAKE_ALWAYS_INLINE void in_batches(const std::uint8_t* input, std::size_t n
     out += W::lanes * out_stride;
     index += W::lanes;
   }
+  constexpr bool narrowest = sizeof...(Narrower) == 0;
   if (n == 0) return;
-  if constexpr (sizeof...(Narrower) > 0) {
-    in_batches<Narrower...>(input, n, input_stride, out, out_stride, index, batch, single);
-  } else if (n == 1) {
-    single(input, index, out);
-  } else {
+  if (n > W::lanes / 2 || (narrowest && n > 1)) {
     for (std::size_t lane = 0; lane < W::lanes; ++lane)
       inputs[lane] = input + (lane < n ? lane : 0) * input_stride;
     alignas(64) std::uint8_t spare[W::lanes * block_len];
     batch.template operator()<W>(inputs, index, spare);
     std::memcpy(out, spare, n * out_stride);
+  } else if constexpr (!narrowest) {
+    in_batches<Narrower...>(input, n, input_stride, out, out_stride, index, batch, single);
+  } else {
+    single(input, index, out);
   }
 }
 
@@ -388,7 +533,7 @@ void hash_chunks_with(const std::uint8_t* input, std::size_t num_chunks, const s
   in_batches<Widths...>(
       input, num_chunks, chunk_len, out, out_len, counter,
       [&]<class W>(const std::uint8_t* const* inputs, std::uint64_t chunk, std::uint8_t* o) {
-        wide_hash<W>(inputs, blocks_per_chunk, key, chunk, true, flags, chunk_start, chunk_end, o);
+        group_hash<W>(inputs, blocks_per_chunk, key, chunk, true, flags, chunk_start, chunk_end, o);
       },
       [&](const std::uint8_t* in, std::uint64_t chunk, std::uint8_t* o) {
         row_hash_chunk(in, key, chunk, flags, o);
@@ -402,7 +547,7 @@ void hash_parents_with(const std::uint8_t* input, std::size_t num_parents,
   in_batches<Widths...>(
       input, num_parents, block_len, out, out_len, 0,
       [&]<class W>(const std::uint8_t* const* inputs, std::uint64_t, std::uint8_t* o) {
-        wide_hash<W>(inputs, 1, key, 0, false, parent_flags, 0, 0, o);
+        group_hash<W>(inputs, 1, key, 0, false, parent_flags, 0, 0, o);
       },
       [&](const std::uint8_t* in, std::uint64_t, std::uint8_t* o) {
         std::uint32_t cv[8];
