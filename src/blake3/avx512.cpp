@@ -1,6 +1,6 @@
 // The avx512 BLAKE3 kernel (AVX-512F + VL): sixteen lanes of 512-bit vectors for many blocks at
-// once, then 8 and 4 lanes (AVX-512VL) for what is left, all with native rotates; single
-// blocks use 128-bit rows.
+// once, then 8 lanes of 256 bits, then stacked rows (one input per 128-bit quarter) for the
+// last few chunks or parents, all with native rotates; single blocks use 128-bit rows.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -68,8 +68,9 @@ struct vec512 {
   }
 };
 
-// Four chunks in one 512-bit vector, each in its own 128-bit quarter as the row form: for
-// 4..15 chunks, where the word-per-vector layout runs latency-bound (simd-inl.hpp).
+// Four inputs in one 512-bit vector, each in its own 128-bit quarter as the row form. Used for
+// three or four parents (one block each: 78 ns for four, against 95 for stack_pair<stack256>);
+// for whole chunks the pair is faster (292 against 329 ns per chunk, four chunks).
 struct stack512 {
   using reg = __m512i;
   static constexpr std::size_t stack = 4;
@@ -92,15 +93,13 @@ struct stack512 {
         v, static_cast<_MM_PERM_ENUM>(((k + 3) % 4) << 6 | ((k + 2) % 4) << 4 | ((k + 1) % 4) << 2 |
                                       k));
   }
-  static reg permute2(reg a, const std::int32_t* index, reg b) {
-    return _mm512_permutex2var_epi32(a, _mm512_loadu_si512(index), b);
+  template <int imm>
+  static reg shuffle(reg v) {
+    return _mm512_shuffle_epi32(v, static_cast<_MM_PERM_ENUM>(imm));
   }
-  static reg permute_into(reg t, std::uint32_t mask, const std::int32_t* index, reg c) {
-    return _mm512_mask_permutexvar_epi32(t, static_cast<__mmask16>(mask), _mm512_loadu_si512(index),
-                                         c);
-  }
-  static reg blend(std::uint32_t mask, reg a, reg b) {
-    return _mm512_mask_blend_epi32(static_cast<__mmask16>(mask), a, b);
+  template <int mask>
+  static reg blend4(reg a, reg b) {
+    return _mm512_mask_blend_epi32(static_cast<__mmask16>(mask * 0x1111), a, b);
   }
   // Block quarter k of input i goes to quarter i of n[k]: a 4 x 4 transpose of 128-bit units.
   static void load_message(const std::uint8_t* const inputs[stack], std::size_t offset, reg n[4]) {
@@ -124,7 +123,7 @@ struct stack512 {
   }
 };
 
-// Two chunks in one 256-bit vector, as stack512: 256-bit operations run at twice the rate of
+// Two inputs in one 256-bit vector, as stack512: 256-bit operations run at twice the rate of
 // 512-bit ones on AMD Zen 5, so two chunks take about as long as one.
 struct stack256 {
   using reg = __m256i;
@@ -147,14 +146,13 @@ struct stack256 {
     return _mm256_shuffle_epi32(v,
                                 ((k + 3) % 4) << 6 | ((k + 2) % 4) << 4 | ((k + 1) % 4) << 2 | k);
   }
-  static reg permute2(reg a, const std::int32_t* index, reg b) {
-    return _mm256_permutex2var_epi32(a, loadu(index), b);
+  template <int imm>
+  static reg shuffle(reg v) {
+    return _mm256_shuffle_epi32(v, imm);
   }
-  static reg permute_into(reg t, std::uint32_t mask, const std::int32_t* index, reg c) {
-    return _mm256_mask_permutexvar_epi32(t, static_cast<__mmask8>(mask), loadu(index), c);
-  }
-  static reg blend(std::uint32_t mask, reg a, reg b) {
-    return _mm256_mask_blend_epi32(static_cast<__mmask8>(mask), a, b);
+  template <int mask>
+  static reg blend4(reg a, reg b) {
+    return _mm256_blend_epi32(a, b, mask * 0x11);
   }
   static void load_message(const std::uint8_t* const inputs[stack], std::size_t offset, reg n[4]) {
     for (int k = 0; k < 4; ++k) {
@@ -171,6 +169,54 @@ struct stack256 {
   }
 };
 
+// Two independent groups of S side by side, as one stacked-rows type of twice the inputs:
+// every operation is issued for both, so that each one's latency hides behind the other's work.
+template <class S>
+struct stack_pair {
+  struct reg {
+    typename S::reg lo, hi;
+  };
+  static constexpr std::size_t stack = 2 * S::stack;
+  static constexpr std::size_t lanes = stack;
+
+  static reg add(reg a, reg b) { return {S::add(a.lo, b.lo), S::add(a.hi, b.hi)}; }
+  static reg xor_(reg a, reg b) { return {S::xor_(a.lo, b.lo), S::xor_(a.hi, b.hi)}; }
+  static reg loadu(const void* p) {
+    const auto* bytes = static_cast<const std::uint8_t*>(p);
+    return {S::loadu(bytes), S::loadu(bytes + sizeof(typename S::reg))};
+  }
+  static reg row(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    const typename S::reg r = S::row(a, b, c, d);
+    return {r, r};
+  }
+  static reg rot16(reg v) { return {S::rot16(v.lo), S::rot16(v.hi)}; }
+  static reg rot12(reg v) { return {S::rot12(v.lo), S::rot12(v.hi)}; }
+  static reg rot8(reg v) { return {S::rot8(v.lo), S::rot8(v.hi)}; }
+  static reg rot7(reg v) { return {S::rot7(v.lo), S::rot7(v.hi)}; }
+  template <int k>
+  static reg rotate_lanes(reg v) {
+    return {S::template rotate_lanes<k>(v.lo), S::template rotate_lanes<k>(v.hi)};
+  }
+  template <int imm>
+  static reg shuffle(reg v) {
+    return {S::template shuffle<imm>(v.lo), S::template shuffle<imm>(v.hi)};
+  }
+  template <int mask>
+  static reg blend4(reg a, reg b) {
+    return {S::template blend4<mask>(a.lo, b.lo), S::template blend4<mask>(a.hi, b.hi)};
+  }
+  static void load_message(const std::uint8_t* const inputs[stack], std::size_t offset, reg n[4]) {
+    typename S::reg lo[4], hi[4];
+    S::load_message(inputs, offset, lo);
+    S::load_message(inputs + S::stack, offset, hi);
+    for (int k = 0; k < 4; ++k) n[k] = {lo[k], hi[k]};
+  }
+  static void store_cvs(reg lo, reg hi, std::uint8_t* out) {
+    S::store_cvs(lo.lo, hi.lo, out);
+    S::store_cvs(lo.hi, hi.hi, out + S::stack * out_len);
+  }
+};
+
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -184,7 +230,7 @@ const kernels avx512 = {
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec512, vec256, vec128>,
-    .hash_chunks = hash_chunks_with<vec512, vec256, stack512, stack256>,
+    .hash_chunks = hash_chunks_with<vec512, vec256, stack_pair<stack256>, stack256>,
     .hash_roots = hash_roots_with<vec512, vec256, vec128>,
     .hash_parents = hash_parents_with<vec512, vec256, stack512, stack256>,
 };

@@ -354,83 +354,124 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
 //
 // Fewer chunks than a wide group fills run latency-bound in the word-per-vector layout: a
 // block step is as long as its four G chains, however many lanes are idle. A stacked-rows type
-// S holds S::stack chunks in one vector, each in its own 128-bit quarter laid out as the row
-// form above, so a step costs about one block's latency for all of them. What S provides: the
-// row arithmetic, rotate_lanes<k> within each quarter, row(w0, w1, w2, w3) (the same row in
-// every quarter), load_message(inputs, offset, n[4]) (n[k]: words 4k..4k+3 of each input's
-// block, quarter i from input i), permute2(a, idx, b) (two-table word permute),
-// permute_into(t, mask, idx, c) (one-table permute into the masked words of t),
-// blend(mask, a, b) and store_cvs(lo, hi, out).
+// S holds S::stack inputs in one vector, each in its own 128-bit quarter laid out as the row
+// form above (stacked_round), so a step costs about one block's latency for all of them. What
+// S provides besides the row arithmetic and rotate_lanes<k> (within each quarter):
+// shuffle<imm> and blend4<mask> (vpshufd and a word blend, the same in every quarter),
+// row(w0, w1, w2, w3) (the same row in every quarter), load_message(inputs, offset, n[4])
+// (n[k]: words 4k..4k+3 of each input's block, quarter i from input i) and
+// store_cvs(lo, hi, out).
 
-// Where each message word a G step needs comes from: the four words of one row vector, for
-// every quarter, drawn from n[] by one or two permutes.
-struct gather_plan {
-  int sources = 0;                        // distinct n[] vectors read, 1..4
-  std::array<int, 4> source{};            // which n[] vectors, in order of first use
-  std::array<std::int32_t, 16> first{};   // permute2(n[source[0]], first, n[source[1]])
-  std::array<std::int32_t, 16> second{};  // the words from source[2] (and source[3])
-  std::uint32_t second_mask = 0;          // the words that come from the second permute
+// The message words one G step reads, in lane order: stacked_round's columns, then diagonals
+// in the order the rotated rows put them.
+constexpr std::array<int, 4> step_words(std::size_t round, int step) {
+  const round_schedule& s = message_schedule[round];
+  switch (step) {
+    case 0:
+      return {s[0], s[2], s[4], s[6]};
+    case 1:
+      return {s[1], s[3], s[5], s[7]};
+    case 2:
+      return {s[14], s[8], s[10], s[12]};
+    default:
+      return {s[15], s[9], s[11], s[13]};
+  }
+}
+
+// Which message word each lane of four vectors holds: the block as loaded, or the vectors one
+// round's G steps read.
+using word_layout = std::array<std::array<int, 4>, 4>;
+constexpr word_layout loaded_layout = {
+    {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}}};
+constexpr word_layout round_layout(std::size_t round) {
+  return {step_words(round, 0), step_words(round, 1), step_words(round, 2), step_words(round, 3)};
+}
+
+// Building the vector of `words` from vectors laid out as `from`: each source vector that
+// holds some of the words is shuffled (one vpshufd within each 128-bit lane, skipped when its
+// words are already in place) and blended in.
+struct word_gather {
+  std::array<int, 4> shuffle{};  // per source vector: vpshufd immediate, or -1 when not read
+  std::array<int, 4> mask{};     // per source vector: the lanes it provides
+  int cost = 0;                  // shuffles and blends
 };
 
-// words[j] is the message word for position j of every quarter; stack quarters per vector.
-constexpr gather_plan make_gather_plan(const std::array<int, 4>& words, std::size_t stack) {
-  gather_plan p;
-  std::array<int, 4> slot{};  // index into p.source of each word's vector
-  for (int j = 0; j < 4; ++j) {
-    const int vec = words[j] / 4;
-    int k = 0;
-    while (k < p.sources && p.source[k] != vec) ++k;
-    if (k == p.sources) p.source[p.sources++] = vec;
-    slot[j] = k;
-  }
-  if (p.sources == 1) p.source[1] = p.source[0];
-  const auto table = static_cast<std::int32_t>(4 * stack);  // words in one vector
-  for (std::size_t q = 0; q < stack; ++q) {
+constexpr word_gather plan_gather(const word_layout& from, const std::array<int, 4>& words) {
+  word_gather g;
+  int sources = 0;
+  for (int vec = 0; vec < 4; ++vec) {
+    int imm = 0;
+    bool moves = false;
     for (int j = 0; j < 4; ++j) {
-      const std::size_t e = 4 * q + j;
-      const auto pos = static_cast<std::int32_t>(4 * q + words[j] % 4);
-      // Slots 0 and 1 index the first permute's two tables, slots 2 and 3 the second's.
-      const std::int32_t index = pos + (slot[j] % 2 == 1 ? table : 0);
-      if (slot[j] < 2) {
-        p.first[e] = index;
-      } else {
-        p.second[e] = p.sources == 3 ? pos : index;
-        p.second_mask |= 1u << e;
-      }
+      int pos = j;
+      for (int p = 0; p < 4; ++p)
+        if (from[vec][p] == words[j]) {
+          pos = p;
+          g.mask[vec] |= 1 << j;
+          moves = moves || p != j;
+        }
+      imm |= pos << (2 * j);
     }
+    g.shuffle[vec] = g.mask[vec] == 0 ? -1 : moves ? imm : 0xE4;
+    if (g.mask[vec] != 0) g.cost += (moves ? 1 : 0) + (sources++ > 0 ? 1 : 0);
   }
-  return p;
+  return g;
 }
 
+template <class S, const word_gather& g>
+FASTBLAKE_ALWAYS_INLINE typename S::reg gather(const typename S::reg from[4]) {
+  typename S::reg t{};
+  bool first = true;
+  [&]<int... vec>(std::integer_sequence<int, vec...>) {
+    (
+        [&] {
+          if constexpr (g.mask[vec] != 0) {
+            typename S::reg v = from[vec];
+            if constexpr (g.shuffle[vec] != 0xE4) v = S::template shuffle<g.shuffle[vec]>(v);
+            t = first ? v : S::template blend4<g.mask[vec]>(t, v);
+            first = false;
+          }
+        }(),
+        ...);
+  }
+  (std::make_integer_sequence<int, 4>{});
+  return t;
+}
+
+// One G step's message: from the loaded block or from the previous round's message vectors,
+// whichever takes fewer operations.
 template <class S, std::size_t round, int step>
-FASTBLAKE_ALWAYS_INLINE typename S::reg gather_message(const typename S::reg n[4]) {
-  constexpr round_schedule s = message_schedule[round];
-  constexpr std::array<int, 4> words = step == 0   ? std::array<int, 4>{s[0], s[2], s[4], s[6]}
-                                       : step == 1 ? std::array<int, 4>{s[1], s[3], s[5], s[7]}
-                                       : step == 2 ? std::array<int, 4>{s[14], s[8], s[10], s[12]}
-                                                   : std::array<int, 4>{s[15], s[9], s[11], s[13]};
-  static constexpr gather_plan p = make_gather_plan(words, S::stack);
-  const typename S::reg t = S::permute2(n[p.source[0]], p.first.data(), n[p.source[1]]);
-  if constexpr (p.sources <= 2) {
-    return t;
-  } else if constexpr (p.sources == 3) {
-    return S::permute_into(t, p.second_mask, p.second.data(), n[p.source[2]]);
+FASTBLAKE_ALWAYS_INLINE typename S::reg step_message(const typename S::reg loaded[4],
+                                                     const typename S::reg previous[4]) {
+  static constexpr word_gather direct = plan_gather(loaded_layout, step_words(round, step));
+  if constexpr (round == 0) {
+    return gather<S, direct>(loaded);
   } else {
-    return S::blend(p.second_mask, t, S::permute2(n[p.source[2]], p.second.data(), n[p.source[3]]));
+    static constexpr word_gather chained =
+        plan_gather(round_layout(round - 1), step_words(round, step));
+    if constexpr (chained.cost < direct.cost)
+      return gather<S, chained>(previous);
+    else
+      return gather<S, direct>(loaded);
   }
 }
 
-// The same round as row_round, with every quarter's message permuted from n[].
+// The same round as row_round, for every stacked input; m receives the round's message
+// vectors (and holds the previous round's on entry).
 template <class S, std::size_t round>
-FASTBLAKE_ALWAYS_INLINE void stacked_round(typename S::reg r[4], const typename S::reg n[4]) {
-  row_g<S>(r[0], r[1], r[2], r[3], gather_message<S, round, 0>(n), gather_message<S, round, 1>(n));
+FASTBLAKE_ALWAYS_INLINE void stacked_round(typename S::reg r[4], const typename S::reg n[4],
+                                           typename S::reg m[4]) {
+  const typename S::reg now[4] = {step_message<S, round, 0>(n, m), step_message<S, round, 1>(n, m),
+                                  step_message<S, round, 2>(n, m), step_message<S, round, 3>(n, m)};
+  row_g<S>(r[0], r[1], r[2], r[3], now[0], now[1]);
   r[0] = S::template rotate_lanes<3>(r[0]);
   r[2] = S::template rotate_lanes<1>(r[2]);
   r[3] = S::template rotate_lanes<2>(r[3]);
-  row_g<S>(r[0], r[1], r[2], r[3], gather_message<S, round, 2>(n), gather_message<S, round, 3>(n));
+  row_g<S>(r[0], r[1], r[2], r[3], now[2], now[3]);
   r[0] = S::template rotate_lanes<1>(r[0]);
   r[2] = S::template rotate_lanes<3>(r[2]);
   r[3] = S::template rotate_lanes<2>(r[3]);
+  for (int i = 0; i < 4; ++i) m[i] = now[i];
 }
 
 // wide_hash for S::stack inputs.
@@ -451,25 +492,22 @@ FASTBLAKE_ALWAYS_INLINE void stacked_hash(const std::uint8_t* const inputs[S::st
     counters[4 * q + 3] = 0;
   }
   const typename S::reg counter_row = S::loadu(counters);
-  // Each block's message is loaded and transposed one step ahead, so that its latency hides
-  // behind the rounds of the block before.
-  typename S::reg next[4];
-  S::load_message(inputs, 0, next);
   for (std::size_t b = 0; b < blocks; ++b) {
     std::uint8_t block_flags = flags;
     if (b == 0) block_flags |= flags_start;
     if (b == blocks - 1) block_flags |= flags_end;
-    const typename S::reg n[4] = {next[0], next[1], next[2], next[3]};
-    if (b + 1 < blocks) S::load_message(inputs, (b + 1) * block_len, next);
+    typename S::reg n[4];
+    S::load_message(inputs, b * block_len, n);
     typename S::reg r[4] = {lo, hi, S::row(iv[0], iv[1], iv[2], iv[3]),
                             S::add(counter_row, S::row(0, 0, 0, block_flags))};
-    stacked_round<S, 0>(r, n);
-    stacked_round<S, 1>(r, n);
-    stacked_round<S, 2>(r, n);
-    stacked_round<S, 3>(r, n);
-    stacked_round<S, 4>(r, n);
-    stacked_round<S, 5>(r, n);
-    stacked_round<S, 6>(r, n);
+    typename S::reg m[4];
+    stacked_round<S, 0>(r, n, m);
+    stacked_round<S, 1>(r, n, m);
+    stacked_round<S, 2>(r, n, m);
+    stacked_round<S, 3>(r, n, m);
+    stacked_round<S, 4>(r, n, m);
+    stacked_round<S, 5>(r, n, m);
+    stacked_round<S, 6>(r, n, m);
     lo = S::xor_(r[0], r[2]);
     hi = S::xor_(r[1], r[3]);
   }
