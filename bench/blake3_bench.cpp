@@ -1,5 +1,7 @@
-// BLAKE3 throughput: one-shot hashing per backend and for the official C implementation, and
-// hash_many against a loop of one-shot hashes, on the same buffers in one process.
+// BLAKE3 throughput: one-shot hashing per backend and for the official C implementation,
+// hash_many against a loop of one-shot hashes, and serial, parallel and automatic hashing on
+// 1..N threads next to the official Rust crate's update_rayon, on the same buffers in one
+// process.
 //
 // Every row's digest is checked against the portable backend before it is timed. Run with
 // --benchmark_repetitions and --benchmark_enable_random_interleaving so that the rows being
@@ -14,8 +16,12 @@
 
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
+#include <fastblake/thread_pool.hpp>
 
 #include "official.hpp"
+#if defined(FASTBLAKE_BENCH_RUST)
+#include "rust_refs.hpp"
+#endif
 
 namespace {
 
@@ -25,11 +31,13 @@ constexpr std::size_t one_shot_sizes[] = {64,    256,      1024,      4096,     
                                           65536, 1u << 20, 16u << 20, 256u << 20};
 constexpr std::size_t many_item_sizes[] = {64, 256, 1024};
 constexpr std::size_t many_items = 1000;
+constexpr std::size_t thread_sizes[] = {16u << 10, 64u << 10, 128u << 10, 256u << 10, 1u << 20,
+                                        4u << 20,  16u << 20, 256u << 20, 1u << 30};
 
 // One buffer for every row, 64-byte aligned, filled with a fixed pattern.
 std::span<const std::byte> input(std::size_t size) {
   static const std::unique_ptr<std::byte[], decltype(&std::free)> buffer = [] {
-    constexpr std::size_t capacity = 256u << 20;
+    constexpr std::size_t capacity = 1u << 30;
     auto* p = static_cast<std::byte*>(std::aligned_alloc(64, capacity));
     for (std::size_t i = 0; i < capacity; ++i) p[i] = static_cast<std::byte>(i * 131 % 251);
     return std::unique_ptr<std::byte[], decltype(&std::free)>(p, &std::free);
@@ -95,6 +103,70 @@ void many(benchmark::State& state, std::string backend, std::size_t item, bool b
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * many_items));
 }
 
+// The backend detected at start-up: the thread rows run on it whatever the rows before chose.
+const std::string& best_backend() {
+  static const std::string name(fastblake::active_backend());
+  return name;
+}
+
+enum class threading { serial, parallel, automatic };
+
+void threaded(benchmark::State& state, threading how, std::size_t threads, std::size_t size) {
+  const auto in = input(size);
+  fastblake::use_backend(best_backend());
+  std::unique_ptr<fastblake::thread_pool> pool;
+  if (how == threading::parallel) pool = std::make_unique<fastblake::thread_pool>(threads);
+  const auto run = [&] {
+    switch (how) {
+      case threading::serial:
+        return b3::hash_serial(in);
+      case threading::parallel:
+        return b3::hash_parallel(in, *pool);
+      case threading::automatic:
+        break;
+    }
+    return b3::hash(in);
+  };
+  if (run() != portable_hash(in)) {
+    state.SkipWithError("digest differs from the portable backend's");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(run());
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+}
+
+#if defined(FASTBLAKE_BENCH_RUST)
+// threads == 0: the crate's serial blake3::hash.
+void rust(benchmark::State& state, std::size_t threads, std::size_t size) {
+  const auto in = input(size);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(in.data());
+  const std::unique_ptr<fastblake_rust_pool, decltype(&fastblake_rust_pool_free)> pool(
+      threads == 0 ? nullptr : fastblake_rust_pool_new(threads), &fastblake_rust_pool_free);
+  if (threads != 0 && !pool) {
+    state.SkipWithError("rayon could not start its threads");
+    return;
+  }
+  b3::digest::bytes_type out;
+  const auto run = [&] {
+    if (threads == 0) {
+      fastblake_rust_hash(bytes, in.size(), out.data());
+    } else {
+      fastblake_rust_hash_rayon(pool.get(), bytes, in.size(), out.data());
+    }
+  };
+  run();
+  if (b3::digest(out) != portable_hash(in)) {
+    state.SkipWithError("Rust digest differs from the portable backend's");
+    return;
+  }
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+}
+#endif
+
 void register_all() {
   for (std::size_t size : one_shot_sizes) {
     for (std::string_view backend : fastblake::available_backends()) {
@@ -116,6 +188,39 @@ void register_all() {
       }
     }
   }
+  const std::size_t max_threads = fastblake::thread_pool::default_threads();
+  // blake3/threads/<how>[/<n>t]/<size>
+  const auto name = [](const char* how, std::size_t threads, std::size_t size) {
+    char buffer[96];
+    if (threads == 0) {
+      std::snprintf(buffer, sizeof buffer, "blake3/threads/%s/%zu", how, size);
+    } else {
+      std::snprintf(buffer, sizeof buffer, "blake3/threads/%s/%zut/%zu", how, threads, size);
+    }
+    return std::string(buffer);
+  };
+  for (std::size_t size : thread_sizes) {
+    // Wall-clock time: the calling thread's CPU time leaves out the other threads' work.
+    benchmark::RegisterBenchmark(name("serial", 0, size).c_str(), threaded, threading::serial, 1,
+                                 size)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(name("auto", 0, size).c_str(), threaded, threading::automatic, 0,
+                                 size)
+        ->UseRealTime();
+    for (std::size_t t = 1; t <= max_threads; ++t) {
+      benchmark::RegisterBenchmark(name("parallel", t, size).c_str(), threaded, threading::parallel,
+                                   t, size)
+          ->UseRealTime();
+    }
+#if defined(FASTBLAKE_BENCH_RUST)
+    benchmark::RegisterBenchmark(name("rust_serial", 0, size).c_str(), rust, 0, size)
+        ->UseRealTime();
+    for (std::size_t t = 1; t <= max_threads; ++t) {
+      benchmark::RegisterBenchmark(name("rust_update_rayon", t, size).c_str(), rust, t, size)
+          ->UseRealTime();
+    }
+#endif
+  }
 }
 
 }  // namespace
@@ -123,6 +228,7 @@ void register_all() {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  best_backend();
   register_all();
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include <fastblake/config.hpp>
+#include <fastblake/thread_pool.hpp>
 
 namespace fastblake::blake3 {
 
@@ -21,6 +22,13 @@ inline constexpr std::size_t key_size = 32;
 inline constexpr std::size_t out_size = 32;
 inline constexpr std::size_t block_size = 64;
 inline constexpr std::size_t chunk_size = 1024;
+
+/// hash(), keyed_hash() and derive_key() use the default thread pool (thread_pool.hpp) for
+/// inputs of at least this many bytes, and the output functions for outputs of at least
+/// auto_parallel_output_min_size; below, threads cost more than they save (measured on AMD
+/// Zen 5, 2 cores: docs/benchmarks.md, "Threads").
+inline constexpr std::size_t auto_parallel_min_size = 128 * 1024;
+inline constexpr std::size_t auto_parallel_output_min_size = 64 * 1024;
 
 using key_type = std::array<std::uint8_t, key_size>;
 
@@ -140,8 +148,11 @@ class FASTBLAKE_API output_reader {
  public:
   /// Writes the next out.size() output bytes and advances the position by as many.
   /// Throws std::out_of_range, writing nothing, if the read would pass position 2^64 - 1.
+  /// From auto_parallel_output_min_size bytes on, the default thread pool writes them.
   void fill(std::span<std::byte> out);
   void fill(std::span<std::uint8_t> out) { fill(std::as_writable_bytes(out)); }
+  /// As fill(out), with the threads of `pool` for large outputs.
+  void fill(std::span<std::byte> out, thread_pool& pool);
 
   /// Moves to any position; the next fill starts there.
   void seek(std::uint64_t position) noexcept { position_ = position; }
@@ -152,6 +163,7 @@ class FASTBLAKE_API output_reader {
   friend output_reader merge_subtrees_root_xof(const chaining_value&, const chaining_value&,
                                                const mode&) noexcept;
   explicit output_reader(const detail::output_node& root) noexcept : root_(root) {}
+  void fill(std::span<std::byte> out, thread_pool* pool);
 
   detail::output_node root_;
   std::uint64_t position_ = 0;
@@ -176,11 +188,18 @@ class FASTBLAKE_API hasher {
     return update(std::as_bytes(std::span<const char>(input.data(), input.size())));
   }
 
+  /// As update(), hashing large inputs on several threads: those of `pool`, or of the default
+  /// pool. The official Rust crate's update_rayon. Worth it from about
+  /// auto_parallel_min_size bytes per call; the result is the same as update()'s.
+  hasher& update_parallel(std::span<const std::byte> input);
+  hasher& update_parallel(std::span<const std::byte> input, thread_pool& pool);
+
   /// The 32-byte hash of everything absorbed so far. The state is left alone: updates may
   /// continue. Throws std::logic_error after set_input_offset() with a non-zero offset (a
   /// subtree has no root hash; use finalize_non_root()).
   digest finalize() const;
-  /// Fills out with that many output bytes (the first 32 are finalize()). Throws as finalize().
+  /// Fills out with that many output bytes (the first 32 are finalize()); the default thread
+  /// pool writes large outputs, as output_reader::fill. Throws as finalize().
   void finalize(std::span<std::byte> out) const;
   void finalize(std::span<std::uint8_t> out) const { finalize(std::as_writable_bytes(out)); }
   /// A reader over the whole extendable output. Throws as finalize().
@@ -212,6 +231,7 @@ class FASTBLAKE_API hasher {
   hasher(const std::array<std::uint32_t, 8>& key_words, std::uint8_t flags) noexcept;
   void push_chaining_value(const std::uint8_t cv[out_size], std::uint64_t chunk_counter) noexcept;
   void merge_stack_to(std::uint64_t chunks_done) noexcept;
+  hasher& update_with(std::span<const std::byte> input, thread_pool* pool);
   detail::output_node final_node() const noexcept;
   void require_root(const char* what) const;
 
@@ -222,6 +242,11 @@ class FASTBLAKE_API hasher {
   std::array<std::uint8_t, (detail::max_tree_depth + 1) * out_size> stack_;
 };
 
+// One-shot functions. The plain ones (hash, keyed_hash, derive_key) use the default thread
+// pool from auto_parallel_min_size bytes on; the _serial ones never use threads; the _parallel
+// ones split the input across `pool` (on a pool of one, they are the _serial ones). All give
+// the same result.
+
 /// The BLAKE3 hash of input.
 FASTBLAKE_API digest hash(std::span<const std::byte> input) noexcept;
 inline digest hash(std::span<const unsigned char> input) noexcept {
@@ -230,6 +255,8 @@ inline digest hash(std::span<const unsigned char> input) noexcept {
 inline digest hash(std::string_view input) noexcept {
   return hash(std::as_bytes(std::span<const char>(input.data(), input.size())));
 }
+FASTBLAKE_API digest hash_serial(std::span<const std::byte> input) noexcept;
+FASTBLAKE_API digest hash_parallel(std::span<const std::byte> input, thread_pool& pool) noexcept;
 
 /// The keyed hash (MAC or PRF) of input.
 FASTBLAKE_API digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept;
@@ -239,6 +266,10 @@ inline digest keyed_hash(const key_type& key, std::span<const unsigned char> inp
 inline digest keyed_hash(const key_type& key, std::string_view input) noexcept {
   return keyed_hash(key, std::as_bytes(std::span<const char>(input.data(), input.size())));
 }
+FASTBLAKE_API digest keyed_hash_serial(const key_type& key,
+                                       std::span<const std::byte> input) noexcept;
+FASTBLAKE_API digest keyed_hash_parallel(const key_type& key, std::span<const std::byte> input,
+                                         thread_pool& pool) noexcept;
 
 /// A 32-byte key derived from key material in the given context (see hasher::derive_key).
 FASTBLAKE_API digest derive_key(std::string_view context,
@@ -251,7 +282,13 @@ inline digest derive_key(std::string_view context, std::string_view material) no
   return derive_key(context,
                     std::as_bytes(std::span<const char>(material.data(), material.size())));
 }
+FASTBLAKE_API digest derive_key_serial(std::string_view context,
+                                       std::span<const std::byte> material) noexcept;
+FASTBLAKE_API digest derive_key_parallel(std::string_view context,
+                                         std::span<const std::byte> material,
+                                         thread_pool& pool) noexcept;
 /// A key of any length, out.size() bytes, derived from key material in the given context.
+/// Large outputs are written by the default pool, as output_reader::fill.
 FASTBLAKE_API void derive_key(std::string_view context, std::span<const std::byte> material,
                               std::span<std::byte> out) noexcept;
 

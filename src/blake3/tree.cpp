@@ -10,6 +10,7 @@
 #include <string>
 
 #include <fastblake/blake3.hpp>
+#include <fastblake/thread_pool.hpp>
 
 #include "blake3/kernels.hpp"
 #include "common/endian.hpp"
@@ -123,8 +124,8 @@ digest root_digest(const k3::kernels& k, const output_node& node) noexcept {
 
 // Writes n bytes of the root's extendable output from byte `position` on. Output block i is
 // the root compressed with counter i; whole blocks go straight to out through xof_many.
-void root_output(const k3::kernels& k, const output_node& node, std::uint64_t position,
-                 std::uint8_t* out, std::size_t n) noexcept {
+void root_output_serial(const k3::kernels& k, const output_node& node, std::uint64_t position,
+                        std::uint8_t* out, std::size_t n) noexcept {
   const auto flags = static_cast<std::uint8_t>(node.flags | k3::root);
   std::uint8_t block[k3::block_len];
   if (const std::size_t skip = position % k3::block_len; skip != 0 && n > 0) {
@@ -150,6 +151,65 @@ void root_output(const k3::kernels& k, const output_node& node, std::uint64_t po
   }
 }
 
+// How small the pieces of n bytes of work get when split across `threads` threads: a couple
+// of pieces per thread, so that a thread that finishes early finds more to take, but none
+// smaller than min_parallel_piece, where a fork costs more than it saves (measured:
+// docs/benchmarks.md, "Threads").
+constexpr std::size_t min_parallel_piece = 16 * 1024;
+constexpr std::size_t pieces_per_thread = 2;
+
+std::size_t parallel_piece(std::size_t n, std::size_t threads) noexcept {
+  return std::max(min_parallel_piece, n / (threads * pieces_per_thread));
+}
+
+// root_output_serial, split in halves across the pool down to pieces of `piece` bytes.
+void root_output_split(const k3::kernels& k, const output_node& node, std::uint64_t position,
+                       std::uint8_t* out, std::size_t n, thread_pool& pool,
+                       std::size_t piece) noexcept {
+  if (n <= piece) {
+    root_output_serial(k, node, position, out, n);
+    return;
+  }
+  // Split at a block boundary so that neither half recomputes a shared block.
+  const std::uint64_t end = position + n;
+  const std::uint64_t middle = (position + n / 2) / k3::block_len * k3::block_len;
+  const auto left = static_cast<std::size_t>(middle - position);
+  pool.join([&] { root_output_split(k, node, position, out, left, pool, piece); },
+            [&] {
+              root_output_split(k, node, middle, out + left, static_cast<std::size_t>(end - middle),
+                                pool, piece);
+            });
+}
+
+void root_output(const k3::kernels& k, const output_node& node, std::uint64_t position,
+                 std::uint8_t* out, std::size_t n, thread_pool* pool) noexcept {
+  if (pool == nullptr || pool->size() == 1) {
+    root_output_serial(k, node, position, out, n);
+  } else {
+    root_output_split(k, node, position, out, n, *pool, parallel_piece(n, pool->size()));
+  }
+}
+
+// The default pool when `bytes` bytes of work are worth spreading across threads, else none.
+// A pool that cannot be created (the system refuses threads) means hashing on this thread.
+thread_pool* automatic_pool(std::size_t bytes, std::size_t threshold) noexcept {
+  if (bytes < threshold) return nullptr;
+  try {
+    thread_pool& pool = thread_pool::default_pool();
+    return pool.size() > 1 ? &pool : nullptr;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+thread_pool* automatic_input_pool(std::size_t bytes) noexcept {
+  return automatic_pool(bytes, auto_parallel_min_size);
+}
+
+thread_pool* automatic_output_pool(std::size_t bytes) noexcept {
+  return automatic_pool(bytes, auto_parallel_output_min_size);
+}
+
 // ---- subtrees ----
 
 std::uint64_t left_len_unchecked(std::uint64_t len) noexcept {
@@ -170,13 +230,14 @@ std::size_t merge_pairs(const k3::kernels& k, const std::uint8_t* cvs, std::size
 // max_subtree_cvs chaining values, and returns how many it wrote to out.
 //
 // Up to simd_degree chunks go to the kernel at once. Above that, the two children are hashed
-// recursively and their rows merged one level: the left child is a complete power-of-two tree,
-// so its row has an even count (or is a single chunk) and no pair straddles the two children.
-// This keeps every kernel call at full width until the top of the subtree; the official
-// implementation's compress_subtree_wide works the same way.
+// recursively (at once on two threads when a pool is given and the subtree is large) and their
+// rows merged one level: the left child is a complete power-of-two tree, so its row has an even
+// count (or is a single chunk) and no pair straddles the two children. This keeps every kernel
+// call at full width until the top of the subtree; the official implementation's
+// compress_subtree_wide works the same way.
 std::size_t hash_subtree(const k3::kernels& k, const std::uint8_t* input, std::size_t len,
                          const key_words& key, std::uint64_t counter, std::uint8_t flags,
-                         std::uint8_t* out) noexcept {
+                         std::uint8_t* out, thread_pool* pool, std::size_t piece) noexcept {
   if (len <= k.simd_degree * k3::chunk_len) {
     const std::size_t whole = len / k3::chunk_len;
     k.hash_chunks(input, whole, key.data(), counter, flags, out);
@@ -189,11 +250,26 @@ std::size_t hash_subtree(const k3::kernels& k, const std::uint8_t* input, std::s
     return whole;
   }
   const auto left = static_cast<std::size_t>(left_len_unchecked(len));
+  const std::uint64_t right_counter = counter + left / k3::chunk_len;
   std::uint8_t row[2 * max_subtree_cvs * k3::out_len];
-  const std::size_t left_n = hash_subtree(k, input, left, key, counter, flags, row);
-  const std::size_t right_n =
-      hash_subtree(k, input + left, len - left, key, counter + left / k3::chunk_len, flags,
-                   row + left_n * k3::out_len);
+  std::size_t left_n = 0;
+  std::size_t right_n = 0;
+  if (pool != nullptr && len > piece) {
+    // The right row is written after the left one's slot of max_subtree_cvs values and moved
+    // down once both are done.
+    std::uint8_t* right_row = row + max_subtree_cvs * k3::out_len;
+    pool->join(
+        [&] { left_n = hash_subtree(k, input, left, key, counter, flags, row, pool, piece); },
+        [&] {
+          right_n = hash_subtree(k, input + left, len - left, key, right_counter, flags, right_row,
+                                 pool, piece);
+        });
+    std::memmove(row + left_n * k3::out_len, right_row, right_n * k3::out_len);
+  } else {
+    left_n = hash_subtree(k, input, left, key, counter, flags, row, nullptr, 0);
+    right_n = hash_subtree(k, input + left, len - left, key, right_counter, flags,
+                           row + left_n * k3::out_len, nullptr, 0);
+  }
   // A one-lane kernel returns a lone left chunk as one value: hand the pair up unmerged so
   // that the caller always has at least two.
   if (left_n == 1) {
@@ -206,9 +282,11 @@ std::size_t hash_subtree(const k3::kernels& k, const std::uint8_t* input, std::s
 // Hashes a subtree of more than one chunk down to the two chaining values of its top node.
 void hash_subtree_to_children(const k3::kernels& k, const std::uint8_t* input, std::size_t len,
                               const key_words& key, std::uint64_t counter, std::uint8_t flags,
-                              std::uint8_t children[k3::block_len]) noexcept {
+                              std::uint8_t children[k3::block_len], thread_pool* pool) noexcept {
   std::uint8_t row[2][max_subtree_cvs * k3::out_len];
-  std::size_t n = hash_subtree(k, input, len, key, counter, flags, row[0]);
+  if (pool != nullptr && pool->size() == 1) pool = nullptr;
+  const std::size_t piece = pool != nullptr ? parallel_piece(len, pool->size()) : 0;
+  std::size_t n = hash_subtree(k, input, len, key, counter, flags, row[0], pool, piece);
   int current = 0;
   while (n > 2) {
     n = merge_pairs(k, row[current], n, key, flags, row[1 - current]);
@@ -219,7 +297,7 @@ void hash_subtree_to_children(const k3::kernels& k, const std::uint8_t* input, s
 
 // The root node of a whole input hashed in one go.
 output_node one_shot_root(const k3::kernels& k, std::span<const std::byte> input,
-                          const key_words& key, std::uint8_t flags) noexcept {
+                          const key_words& key, std::uint8_t flags, thread_pool* pool) noexcept {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(input.data());
   if (input.size() <= k3::chunk_len) {
     chunk_state cs = make_chunk_state(key, 0, flags);
@@ -227,7 +305,7 @@ output_node one_shot_root(const k3::kernels& k, std::span<const std::byte> input
     return chunk_output(cs);
   }
   std::uint8_t children[k3::block_len];
-  hash_subtree_to_children(k, bytes, input.size(), key, 0, flags, children);
+  hash_subtree_to_children(k, bytes, input.size(), key, 0, flags, children, pool);
   return parent_output(children, key, flags);
 }
 
@@ -235,7 +313,7 @@ key_words context_key(std::string_view context) noexcept {
   const k3::kernels& k = k3::active_kernels();
   const digest d = root_digest(
       k, one_shot_root(k, std::as_bytes(std::span<const char>(context.data(), context.size())),
-                       std::to_array(k3::iv), k3::derive_key_context));
+                       std::to_array(k3::iv), k3::derive_key_context, nullptr));
   return words_from_key(d.data());
 }
 
@@ -275,15 +353,19 @@ mode mode::derive_key(std::string_view context) noexcept {
 
 // ---- output_reader ----
 
-void output_reader::fill(std::span<std::byte> out) {
+void output_reader::fill(std::span<std::byte> out, thread_pool* pool) {
   if (out.size() > std::numeric_limits<std::uint64_t>::max() - position_) {
     throw std::out_of_range(
         "fastblake::blake3::output_reader: the output ends at position 2^64 - 1");
   }
   root_output(k3::active_kernels(), root_, position_, reinterpret_cast<std::uint8_t*>(out.data()),
-              out.size());
+              out.size(), pool);
   position_ += out.size();
 }
+
+void output_reader::fill(std::span<std::byte> out) { fill(out, automatic_output_pool(out.size())); }
+
+void output_reader::fill(std::span<std::byte> out, thread_pool& pool) { fill(out, &pool); }
 
 // ---- hasher ----
 
@@ -330,7 +412,23 @@ void hasher::push_chaining_value(const std::uint8_t cv[out_size],
   ++stack_len_;
 }
 
-hasher& hasher::update(std::span<const std::byte> input) {
+hasher& hasher::update(std::span<const std::byte> input) { return update_with(input, nullptr); }
+
+hasher& hasher::update_parallel(std::span<const std::byte> input) {
+  thread_pool* pool = nullptr;
+  try {
+    pool = &thread_pool::default_pool();
+  } catch (...) {
+    // No threads to be had: hash on this one.
+  }
+  return update_with(input, pool);
+}
+
+hasher& hasher::update_parallel(std::span<const std::byte> input, thread_pool& pool) {
+  return update_with(input, &pool);
+}
+
+hasher& hasher::update_with(std::span<const std::byte> input, thread_pool* pool) {
   if (initial_chunk_counter_ != 0) {
     const std::uint64_t limit = *max_subtree_len(initial_chunk_counter_ * k3::chunk_len);
     if (input.size() > limit - count()) {
@@ -372,7 +470,7 @@ hasher& hasher::update(std::span<const std::byte> input) {
     } else {
       std::uint8_t children[block_size];
       hash_subtree_to_children(k, in, subtree, key_words_, chunk_.chunk_counter, chunk_.flags,
-                               children);
+                               children, pool);
       push_chaining_value(children, chunk_.chunk_counter);
       push_chaining_value(children + out_size, chunk_.chunk_counter + chunks / 2);
     }
@@ -428,7 +526,7 @@ digest hasher::finalize() const {
 void hasher::finalize(std::span<std::byte> out) const {
   require_root("finalize()");
   root_output(k3::active_kernels(), final_node(), 0, reinterpret_cast<std::uint8_t*>(out.data()),
-              out.size());
+              out.size(), automatic_output_pool(out.size()));
 }
 
 output_reader hasher::finalize_xof() const {
@@ -457,26 +555,63 @@ chaining_value hasher::finalize_non_root() const {
 
 // ---- one-shot functions ----
 
-digest hash(std::span<const std::byte> input) noexcept {
+namespace {
+
+digest one_shot(std::span<const std::byte> input, const key_words& key, std::uint8_t flags,
+                thread_pool* pool) noexcept {
   const k3::kernels& k = k3::active_kernels();
-  return root_digest(k, one_shot_root(k, input, std::to_array(k3::iv), 0));
+  return root_digest(k, one_shot_root(k, input, key, flags, pool));
+}
+
+}  // namespace
+
+digest hash(std::span<const std::byte> input) noexcept {
+  return one_shot(input, std::to_array(k3::iv), 0, automatic_input_pool(input.size()));
+}
+
+digest hash_serial(std::span<const std::byte> input) noexcept {
+  return one_shot(input, std::to_array(k3::iv), 0, nullptr);
+}
+
+digest hash_parallel(std::span<const std::byte> input, thread_pool& pool) noexcept {
+  return one_shot(input, std::to_array(k3::iv), 0, &pool);
 }
 
 digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept {
-  const k3::kernels& k = k3::active_kernels();
-  return root_digest(k, one_shot_root(k, input, words_from_key(key.data()), k3::keyed_hash));
+  return one_shot(input, words_from_key(key.data()), k3::keyed_hash,
+                  automatic_input_pool(input.size()));
+}
+
+digest keyed_hash_serial(const key_type& key, std::span<const std::byte> input) noexcept {
+  return one_shot(input, words_from_key(key.data()), k3::keyed_hash, nullptr);
+}
+
+digest keyed_hash_parallel(const key_type& key, std::span<const std::byte> input,
+                           thread_pool& pool) noexcept {
+  return one_shot(input, words_from_key(key.data()), k3::keyed_hash, &pool);
 }
 
 digest derive_key(std::string_view context, std::span<const std::byte> material) noexcept {
-  const k3::kernels& k = k3::active_kernels();
-  return root_digest(k, one_shot_root(k, material, context_key(context), k3::derive_key_material));
+  return one_shot(material, context_key(context), k3::derive_key_material,
+                  automatic_input_pool(material.size()));
+}
+
+digest derive_key_serial(std::string_view context, std::span<const std::byte> material) noexcept {
+  return one_shot(material, context_key(context), k3::derive_key_material, nullptr);
+}
+
+digest derive_key_parallel(std::string_view context, std::span<const std::byte> material,
+                           thread_pool& pool) noexcept {
+  return one_shot(material, context_key(context), k3::derive_key_material, &pool);
 }
 
 void derive_key(std::string_view context, std::span<const std::byte> material,
                 std::span<std::byte> out) noexcept {
   const k3::kernels& k = k3::active_kernels();
-  root_output(k, one_shot_root(k, material, context_key(context), k3::derive_key_material), 0,
-              reinterpret_cast<std::uint8_t*>(out.data()), out.size());
+  const output_node root = one_shot_root(k, material, context_key(context), k3::derive_key_material,
+                                         automatic_input_pool(material.size()));
+  root_output(k, root, 0, reinterpret_cast<std::uint8_t*>(out.data()), out.size(),
+              automatic_output_pool(out.size()));
 }
 
 // ---- many independent inputs ----
@@ -503,7 +638,7 @@ void hash_many_in_mode(std::span<const std::span<const std::byte>> inputs,
       if (len <= k3::chunk_len) {
         ++first[(len + k3::block_len - 1) / k3::block_len + 1];
       } else {
-        outputs[i] = root_digest(k, one_shot_root(k, inputs[i], key, flags));
+        outputs[i] = root_digest(k, one_shot_root(k, inputs[i], key, flags, nullptr));
       }
     }
     for (std::size_t b = 1; b <= buckets; ++b) first[b] += first[b - 1];

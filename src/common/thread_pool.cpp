@@ -1,0 +1,241 @@
+#include <fastblake/thread_pool.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
+#include <immintrin.h>
+#endif
+
+namespace fastblake {
+
+using detail::pool_task;
+
+namespace {
+
+// Spins before sleeping: waking a thread that sleeps on a condition variable takes tens of
+// microseconds, as long as hashing a hundred kilobytes, so an idle thread watches for work
+// for a while first (measured: docs/benchmarks.md, "Threads").
+constexpr auto spin_before_sleep = std::chrono::microseconds(100);
+
+void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// Spins until ready() or spin_before_sleep has passed; returns ready().
+template <class Ready>
+bool spin_until(const Ready& ready) {
+  const auto deadline = std::chrono::steady_clock::now() + spin_before_sleep;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return ready();
+  }
+}
+
+}  // namespace
+
+// One mutex guards the queue and every task's flags; `queued` and `sleepers` mirror what it
+// guards so that spinning threads and the thread that queues work can look without it. The
+// tasks are coarse (subtrees of tens of kilobytes and more), so a lock per fork costs little
+// next to them. One condition variable is signalled, only when some thread sleeps, when work
+// is queued or a taken task finishes; every sleeper looks for both.
+struct thread_pool::shared {
+  std::mutex mutex;
+  std::condition_variable changed;
+  pool_task* head = nullptr;  // oldest
+  pool_task* tail = nullptr;
+  std::atomic<std::size_t> queued{0};
+  std::atomic<std::size_t> sleepers{0};
+  std::atomic<bool> stopping{false};
+  std::vector<std::thread> workers;
+
+  void push(pool_task& t) {
+    {
+      std::lock_guard lock(mutex);
+      t.prev = tail;
+      t.next = nullptr;
+      (tail != nullptr ? tail->next : head) = &t;
+      tail = &t;
+      t.queued = true;
+      queued.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (sleepers.load() > 0) changed.notify_one();
+  }
+
+  void unlink(pool_task& t) noexcept {
+    (t.prev != nullptr ? t.prev->next : head) = t.next;
+    (t.next != nullptr ? t.next->prev : tail) = t.prev;
+    t.queued = false;
+    queued.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  pool_task* pop_oldest() noexcept {
+    pool_task* t = head;
+    if (t != nullptr) unlink(*t);
+    return t;
+  }
+
+  // Runs a task taken from the queue, with the lock released, and marks it done.
+  void run_taken(std::unique_lock<std::mutex>& lock, pool_task& t) {
+    lock.unlock();
+    try {
+      t.run(t.context);
+    } catch (...) {
+      t.error = std::current_exception();
+    }
+    lock.lock();
+    t.done.store(true, std::memory_order_release);
+    if (sleepers.load() > 0) changed.notify_all();
+  }
+
+  // Sleeps until notified; the caller has found nothing to do under the lock.
+  void sleep(std::unique_lock<std::mutex>& lock) {
+    sleepers.fetch_add(1);
+    changed.wait(lock);
+    sleepers.fetch_sub(1);
+  }
+
+  void stop() noexcept {
+    {
+      std::lock_guard lock(mutex);
+      stopping = true;
+    }
+    changed.notify_all();
+    for (std::thread& t : workers) t.join();
+    workers.clear();
+  }
+
+  void work() {
+#if defined(__linux__)
+    // Run the workers as SCHED_BATCH: same share of the CPU, but a woken worker never preempts
+    // the running thread. Without it, a worker woken by join() on a virtual machine whose other
+    // vCPUs are halted lands on the joining thread's own CPU and preempts it until the load
+    // balancer moves one of them, ~190 us later (docs/benchmarks.md, "Threads").
+    sched_param param{};
+    pthread_setschedparam(pthread_self(), SCHED_BATCH, &param);
+#endif
+    for (;;) {
+      spin_until([&] { return queued.load(std::memory_order_relaxed) > 0 || stopping.load(); });
+      std::unique_lock lock(mutex);
+      if (pool_task* t = pop_oldest()) {
+        run_taken(lock, *t);
+      } else if (stopping) {
+        return;
+      } else {
+        sleep(lock);
+      }
+    }
+  }
+
+  // Returns once `offered`, taken by another thread, is done; runs queued work meanwhile.
+  void wait_for(pool_task& offered) {
+    for (;;) {
+      spin_until([&] {
+        return offered.done.load(std::memory_order_acquire) ||
+               queued.load(std::memory_order_relaxed) > 0;
+      });
+      std::unique_lock lock(mutex);
+      if (offered.done.load(std::memory_order_acquire)) return;
+      if (pool_task* t = pop_oldest()) {
+        run_taken(lock, *t);
+      } else {
+        sleep(lock);
+      }
+    }
+  }
+};
+
+thread_pool::thread_pool(std::size_t threads)
+    : shared_(std::make_unique<shared>()), size_(threads == 0 ? default_threads() : threads) {
+  shared_->workers.reserve(size_ - 1);
+  try {
+    for (std::size_t i = 1; i < size_; ++i)
+      shared_->workers.emplace_back([s = shared_.get()] { s->work(); });
+  } catch (...) {
+    shared_->stop();
+    throw;
+  }
+}
+
+thread_pool::~thread_pool() { shared_->stop(); }
+
+std::size_t thread_pool::size() const noexcept { return size_; }
+
+void thread_pool::fork_join(pool_task& offered, void (*run_here)(void*), void* context) {
+  std::exception_ptr here_error;
+  if (size_ == 1) {
+    try {
+      run_here(context);
+    } catch (...) {
+      here_error = std::current_exception();
+    }
+    try {
+      offered.run(offered.context);
+    } catch (...) {
+      offered.error = std::current_exception();
+    }
+  } else {
+    shared& s = *shared_;
+    s.push(offered);
+    try {
+      run_here(context);
+    } catch (...) {
+      here_error = std::current_exception();
+    }
+    std::unique_lock lock(s.mutex);
+    if (offered.queued) {
+      // Nobody took it: run it here.
+      s.unlink(offered);
+      lock.unlock();
+      try {
+        offered.run(offered.context);
+      } catch (...) {
+        offered.error = std::current_exception();
+      }
+    } else {
+      lock.unlock();
+      s.wait_for(offered);
+    }
+  }
+  if (here_error) std::rethrow_exception(here_error);
+  if (offered.error) std::rethrow_exception(offered.error);
+}
+
+std::size_t thread_pool::default_threads() noexcept {
+  if (const char* env = std::getenv("FASTBLAKE_THREADS")) {
+    std::size_t n = 0;
+    const char* end = env + std::strlen(env);
+    const auto [rest, error] = std::from_chars(env, end, n);
+    if (error == std::errc() && rest == end && n >= 1 && n <= 1024) return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+thread_pool& thread_pool::default_pool() {
+  static thread_pool pool(default_threads());
+  return pool;
+}
+
+}  // namespace fastblake
