@@ -13,7 +13,7 @@ def gbps(row):
 
 
 def human(size):
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale and size % scale == 0:
             return f"{size // scale} {unit}"
     return f"{size} B"
@@ -25,7 +25,8 @@ def main(path):
     medians = {}
     for row in data["benchmarks"]:
         if row.get("aggregate_name") == "median" and "error_occurred" not in row:
-            medians[row["run_name"]] = row
+            # Rows timed in wall-clock time carry a /real_time suffix.
+            medians[row["run_name"].removesuffix("/real_time")] = row
     ctx = data["context"]
     print(f"Machine: {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at "
           f"{ctx.get('mhz_per_cpu', '?')} MHz (as reported); compiler: "
@@ -37,7 +38,7 @@ def main(path):
     sizes = []
     for name in medians:
         parts = name.split("/")
-        if parts[1] == "hash" and parts[2] != "official_c":
+        if len(parts) == 4 and parts[1] == "hash" and parts[2] != "official_c":
             if parts[2] not in backends:
                 backends.append(parts[2])
             if int(parts[3]) not in sizes:
@@ -48,6 +49,8 @@ def main(path):
     print("|---" * (len(backends) + 3) + "|")
     for size in sizes:
         official = medians.get(f"blake3/hash/official_c/{size}")
+        if not any(medians.get(f"blake3/hash/{b}/{size}") for b in backends):
+            continue
         cells = []
         best = 0.0
         for b in backends:
@@ -69,6 +72,46 @@ def main(path):
             if many and loop:
                 print(f"| {b} | {item} B | {gbps(loop):.2f} | {gbps(many):.2f} | "
                       f"{gbps(many) / gbps(loop):.2f}x |")
+
+    threads_table(medians)
+
+
+def threads_table(medians):
+    """Serial, parallel on 1..N threads and automatic hashing, next to the Rust crate."""
+    sizes = sorted({int(n.split("/")[-1]) for n in medians if n.startswith("blake3/threads/")})
+    if not sizes:
+        return
+    counts = sorted({int(n.split("/")[3][:-1]) for n in medians
+                     if n.startswith("blake3/threads/parallel/")})
+    rust_counts = sorted({int(n.split("/")[3][:-1]) for n in medians
+                          if n.startswith("blake3/threads/rust_update_rayon/")})
+    top = counts[-1] if counts else None
+    columns = ["serial"] + [f"parallel {t}t" for t in counts] + ["auto"]
+    columns += ["Rust serial"] + [f"Rust update_rayon {t}t" for t in rust_counts]
+    columns += [f"parallel {top}t / serial", "auto / serial"]
+    if rust_counts:
+        columns += [f"parallel {top}t / Rust {rust_counts[-1]}t"]
+    print("\nThreads: one-shot hashing on the detected backend, GB/s (median, wall-clock):\n")
+    print("| input | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+
+    def cell(name):
+        row = medians.get(name)
+        return gbps(row) if row else None
+
+    for size in sizes:
+        serial = cell(f"blake3/threads/serial/{size}")
+        values = [serial] + [cell(f"blake3/threads/parallel/{t}t/{size}") for t in counts]
+        auto = cell(f"blake3/threads/auto/{size}")
+        values += [auto, cell(f"blake3/threads/rust_serial/{size}")]
+        values += [cell(f"blake3/threads/rust_update_rayon/{t}t/{size}") for t in rust_counts]
+        text = [f"{v:.2f}" if v else "-" for v in values]
+        best = cell(f"blake3/threads/parallel/{top}t/{size}")
+        ratios = [(best, serial), (auto, serial)]
+        if rust_counts:
+            ratios.append((best, cell(f"blake3/threads/rust_update_rayon/{rust_counts[-1]}t/{size}")))
+        text += [f"**{a / b:.2f}x**" if a and b else "-" for a, b in ratios]
+        print(f"| {human(size)} | " + " | ".join(text) + " |")
 
 
 if __name__ == "__main__":
