@@ -8,10 +8,12 @@
 // compared are measured interleaved (scripts/bench does); report medians and their ratios.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fastblake/backend.hpp>
@@ -111,7 +113,10 @@ const std::string& best_backend() {
 
 enum class threading { serial, parallel, automatic };
 
-void threaded(benchmark::State& state, threading how, std::size_t threads, std::size_t size) {
+// cold: every iteration starts after 2 ms without work (untimed), when the pool's workers have
+// gone to sleep: what one isolated hash costs, as against a loop of them.
+void threaded(benchmark::State& state, threading how, std::size_t threads, std::size_t size,
+              bool cold) {
   const auto in = input(size);
   fastblake::use_backend(best_backend());
   std::unique_ptr<fastblake::thread_pool> pool;
@@ -131,7 +136,36 @@ void threaded(benchmark::State& state, threading how, std::size_t threads, std::
     state.SkipWithError("digest differs from the portable backend's");
     return;
   }
-  for (auto _ : state) benchmark::DoNotOptimize(run());
+  for (auto _ : state) {
+    if (cold) {
+      state.PauseTiming();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      state.ResumeTiming();
+    }
+    benchmark::DoNotOptimize(run());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+}
+
+// Extendable output: `size` bytes from one reader, on a pool of `threads`.
+void output(benchmark::State& state, std::size_t threads, std::size_t size) {
+  fastblake::use_backend(best_backend());
+  fastblake::thread_pool pool(threads);
+  std::vector<std::byte> out(size), expected(size);
+  b3::output_reader reader = b3::hasher().update("fastblake").finalize_xof();
+  fastblake::thread_pool one(1);
+  reader.fill(expected, one);
+  reader.seek(0);
+  reader.fill(out, pool);
+  if (out != expected) {
+    state.SkipWithError("parallel output differs from the serial output");
+    return;
+  }
+  for (auto _ : state) {
+    reader.seek(0);
+    reader.fill(out, pool);
+    benchmark::DoNotOptimize(out.data());
+  }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
 
@@ -202,15 +236,37 @@ void register_all() {
   for (std::size_t size : thread_sizes) {
     // Wall-clock time: the calling thread's CPU time leaves out the other threads' work.
     benchmark::RegisterBenchmark(name("serial", 0, size).c_str(), threaded, threading::serial, 1,
-                                 size)
+                                 size, false)
         ->UseRealTime();
     benchmark::RegisterBenchmark(name("auto", 0, size).c_str(), threaded, threading::automatic, 0,
-                                 size)
+                                 size, false)
         ->UseRealTime();
     for (std::size_t t = 1; t <= max_threads; ++t) {
       benchmark::RegisterBenchmark(name("parallel", t, size).c_str(), threaded, threading::parallel,
-                                   t, size)
+                                   t, size, false)
           ->UseRealTime();
+    }
+    if (size <= (16u << 20)) {
+      for (std::size_t t = 1; t <= max_threads; ++t) {
+        benchmark::RegisterBenchmark(name("output", t, size).c_str(), output, t, size)
+            ->UseRealTime();
+      }
+    }
+    if (size >= (64u << 10) && size <= (1u << 20)) {
+      // A fixed count: each iteration also sleeps 2 ms, untimed.
+      constexpr benchmark::IterationCount cold_iterations = 200;
+      benchmark::RegisterBenchmark(name("cold_serial", 0, size).c_str(), threaded,
+                                   threading::serial, 1, size, true)
+          ->UseRealTime()
+          ->Iterations(cold_iterations);
+      benchmark::RegisterBenchmark(name("cold_auto", 0, size).c_str(), threaded,
+                                   threading::automatic, 0, size, true)
+          ->UseRealTime()
+          ->Iterations(cold_iterations);
+      benchmark::RegisterBenchmark(name("cold_parallel", max_threads, size).c_str(), threaded,
+                                   threading::parallel, max_threads, size, true)
+          ->UseRealTime()
+          ->Iterations(cold_iterations);
     }
 #if defined(FASTBLAKE_BENCH_RUST)
     benchmark::RegisterBenchmark(name("rust_serial", 0, size).c_str(), rust, 0, size)

@@ -183,6 +183,8 @@ thread_pool::~thread_pool() { shared_->stop(); }
 
 std::size_t thread_pool::size() const noexcept { return size_; }
 
+std::size_t thread_pool::sleeping() const noexcept { return shared_->sleepers.load(); }
+
 void thread_pool::fork_join(pool_task& offered, void (*run_here)(void*), void* context) {
   std::exception_ptr here_error;
   if (size_ == 1) {
