@@ -5,6 +5,7 @@ Usage: bench/report.py RESULTS.json
 Medians of the repetitions; ratios are of medians measured in the same run.
 """
 import json
+import re
 import sys
 
 
@@ -25,8 +26,8 @@ def main(path):
     medians = {}
     for row in data["benchmarks"]:
         if row.get("aggregate_name") == "median" and "error_occurred" not in row:
-            # Rows timed in wall-clock time carry a /real_time suffix.
-            medians[row["run_name"].removesuffix("/real_time")] = row
+            # Google Benchmark appends /iterations:N and /real_time to some rows' names.
+            medians[re.sub(r"/(iterations:\d+|real_time)", "", row["run_name"])] = row
     ctx = data["context"]
     print(f"Machine: {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at "
           f"{ctx.get('mhz_per_cpu', '?')} MHz (as reported); compiler: "
@@ -44,6 +45,12 @@ def main(path):
             if int(parts[3]) not in sizes:
                 sizes.append(int(parts[3]))
     sizes.sort()
+    if sizes:
+        one_shot_tables(medians, backends, sizes)
+    threads_table(medians)
+
+
+def one_shot_tables(medians, backends, sizes):
     print("One-shot `hash()`, GB/s (median), and the best backend over the official C:\n")
     print("| input | official C | " + " | ".join(backends) + " | best / official |")
     print("|---" * (len(backends) + 3) + "|")
@@ -73,12 +80,11 @@ def main(path):
                 print(f"| {b} | {item} B | {gbps(loop):.2f} | {gbps(many):.2f} | "
                       f"{gbps(many) / gbps(loop):.2f}x |")
 
-    threads_table(medians)
-
 
 def threads_table(medians):
     """Serial, parallel on 1..N threads and automatic hashing, next to the Rust crate."""
-    sizes = sorted({int(n.split("/")[-1]) for n in medians if n.startswith("blake3/threads/")})
+    sizes = sorted({int(n.split("/")[-1]) for n in medians
+                    if n.startswith("blake3/threads/serial/")})
     if not sizes:
         return
     counts = sorted({int(n.split("/")[3][:-1]) for n in medians
@@ -112,6 +118,34 @@ def threads_table(medians):
             ratios.append((best, cell(f"blake3/threads/rust_update_rayon/{rust_counts[-1]}t/{size}")))
         text += [f"**{a / b:.2f}x**" if a and b else "-" for a, b in ratios]
         print(f"| {human(size)} | " + " | ".join(text) + " |")
+
+    out_sizes = sorted({int(n.split("/")[-1]) for n in medians
+                        if n.startswith("blake3/threads/output/")})
+    if out_sizes:
+        print("\nExtendable output (`output_reader::fill` with a pool), GB/s (median):\n")
+        print("| output | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in counts) +
+              f" | {top}t / 1t |")
+        print("|---" * (len(counts) + 2) + "|")
+        for size in out_sizes:
+            values = [cell(f"blake3/threads/output/{t}t/{size}") for t in counts]
+            ratio = (f"**{values[-1] / values[0]:.2f}x**" if values[0] and values[-1] else "-")
+            print(f"| {human(size)} | " + " | ".join(f"{v:.2f}" if v else "-" for v in values) +
+                  f" | {ratio} |")
+
+    cold_sizes = sorted({int(n.split("/")[-1]) for n in medians
+                         if n.startswith("blake3/threads/cold_serial/")})
+    if cold_sizes:
+        print("\nCold calls (each after 2 ms without work, the pool's workers asleep), GB/s "
+              "(median):\n")
+        print(f"| input | serial | auto | parallel {top}t | auto / serial | parallel / serial |")
+        print("|---|---|---|---|---|---|")
+        for size in cold_sizes:
+            serial = cell(f"blake3/threads/cold_serial/{size}")
+            auto = cell(f"blake3/threads/cold_auto/{size}")
+            par = cell(f"blake3/threads/cold_parallel/{top}t/{size}")
+            text = [f"{v:.2f}" if v else "-" for v in (serial, auto, par)]
+            text += [f"{a / serial:.2f}x" if a and serial else "-" for a in (auto, par)]
+            print(f"| {human(size)} | " + " | ".join(text) + " |")
 
 
 if __name__ == "__main__":
