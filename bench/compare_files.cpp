@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::vector<implementation> impls = {
-      {"fastblake", [](const auto& in) { return b3::hash(std::span(in)); }},
+      {"fastblake", [](const auto& in) { return b3::hash_serial(std::span(in)); }},
       {"official C",
        [](const auto& in) {
          return fastblake::bench::official_hash(std::as_bytes(std::span(in)));

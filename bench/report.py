@@ -51,7 +51,8 @@ def main(path):
 
 
 def one_shot_tables(medians, backends, sizes):
-    print("One-shot `hash()`, GB/s (median), and the best backend over the official C:\n")
+    print("One-shot `hash_serial()` (one thread), GB/s (median), and the best backend over the "
+          "official C:\n")
     print("| input | official C | " + " | ".join(backends) + " | best / official |")
     print("|---" * (len(backends) + 3) + "|")
     for size in sizes:
