@@ -256,7 +256,16 @@ inline digest hash(std::string_view input) noexcept {
   return hash(std::as_bytes(std::span<const char>(input.data(), input.size())));
 }
 FASTBLAKE_API digest hash_serial(std::span<const std::byte> input) noexcept;
+inline digest hash_serial(std::span<const unsigned char> input) noexcept {
+  return hash_serial(std::as_bytes(input));
+}
+inline digest hash_serial(std::string_view input) noexcept {
+  return hash_serial(std::as_bytes(std::span<const char>(input.data(), input.size())));
+}
 FASTBLAKE_API digest hash_parallel(std::span<const std::byte> input, thread_pool& pool) noexcept;
+inline digest hash_parallel(std::span<const unsigned char> input, thread_pool& pool) noexcept {
+  return hash_parallel(std::as_bytes(input), pool);
+}
 
 /// The keyed hash (MAC or PRF) of input.
 FASTBLAKE_API digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept;
