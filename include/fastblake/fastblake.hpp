@@ -4,4 +4,7 @@
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
+#if defined(__unix__) || defined(__APPLE__)
+#include <fastblake/file.hpp>
+#endif
 #include <fastblake/thread_pool.hpp>

@@ -1,0 +1,434 @@
+// File hashing: strategies, the SIGBUS guard for mapped files, progress, many files at once.
+#include <fastblake/file.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+
+namespace fastblake::blake3 {
+namespace {
+
+constexpr std::size_t read_buffer_size = 1u << 20;
+// Regular files smaller than this are read, not mapped: mapping costs more than it saves.
+constexpr std::uint64_t automatic_mmap_min_size = 64u << 10;
+// Mapped files are hashed (and their pages released) in windows of this size, so that the
+// resident set stays bounded; a power of two, so that every window is whole subtrees.
+constexpr std::uint64_t mmap_window = 64u << 20;
+
+class file_error_category final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "fastblake.file"; }
+  std::string message(int value) const override {
+    switch (static_cast<file_errc>(value)) {
+      case file_errc::truncated:
+        return "the file shrank while it was being hashed";
+    }
+    return "unknown file error";
+  }
+};
+
+std::error_code errno_code(int e = errno) noexcept { return {e, std::generic_category()}; }
+
+// ---- the SIGBUS guard ----
+
+// Mappings being hashed, for the signal handler: fixed slots of atomics, no locks.
+struct guarded_range {
+  std::atomic<std::uintptr_t> begin{0};
+  std::atomic<std::uintptr_t> end{0};
+  std::atomic<bool> faulted{false};
+};
+constexpr std::size_t max_guarded_ranges = 256;
+guarded_range guarded[max_guarded_ranges];
+struct sigaction previous_sigbus {};
+
+void on_sigbus(int signal, siginfo_t* info, void* context) {
+  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  for (guarded_range& r : guarded) {
+    const std::uintptr_t begin = r.begin.load();
+    const std::uintptr_t end = r.end.load();
+    if (address < begin || address >= end) continue;
+    // The file ends before this page now: map zeros from here to the end of the mapping, so
+    // that hashing runs to completion (and fails), then return to retry the faulting load.
+    const std::uintptr_t from = address & ~(page - 1);
+    if (mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+      r.faulted.store(true);
+      return;
+    }
+    break;
+  }
+  // Not a mapping of ours: whatever handled SIGBUS before.
+  if ((previous_sigbus.sa_flags & SA_SIGINFO) != 0) {
+    previous_sigbus.sa_sigaction(signal, info, context);
+  } else if (previous_sigbus.sa_handler != SIG_DFL && previous_sigbus.sa_handler != SIG_IGN) {
+    previous_sigbus.sa_handler(signal);
+  } else {
+    // Restore the default action; returning re-executes the faulting load, which then ends
+    // the process as it would have without us.
+    ::signal(SIGBUS, SIG_DFL);
+  }
+}
+
+void install_sigbus_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action {};
+    action.sa_sigaction = on_sigbus;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGBUS, &action, &previous_sigbus);
+  });
+}
+
+// Registers [data, data + size) with the handler for its lifetime.
+class sigbus_guard {
+ public:
+  sigbus_guard(const void* data, std::size_t size) {
+    install_sigbus_handler();
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    for (guarded_range& r : guarded) {
+      std::uintptr_t expected = 0;
+      if (r.begin.compare_exchange_strong(expected, begin)) {
+        r.faulted.store(false);
+        r.end.store(begin + size);
+        range_ = &r;
+        return;
+      }
+    }
+    // All slots busy: unguarded, as mmap is without this.
+  }
+  ~sigbus_guard() {
+    if (range_ != nullptr) {
+      range_->end.store(0);
+      range_->begin.store(0);
+    }
+  }
+  sigbus_guard(const sigbus_guard&) = delete;
+  sigbus_guard& operator=(const sigbus_guard&) = delete;
+
+  bool faulted() const noexcept { return range_ != nullptr && range_->faulted.load(); }
+
+ private:
+  guarded_range* range_ = nullptr;
+};
+
+// ---- strategies ----
+
+struct source {
+  int fd;
+  struct stat info;
+  std::uint64_t offset;  // where hashing starts (a descriptor's current offset)
+};
+
+// Calls the progress callback; false when it asks to stop.
+bool report(const file_options& options, std::uint64_t done, std::uint64_t total) {
+  return !options.progress || options.progress(done, total);
+}
+
+thread_pool* pool_of(const file_options& options) noexcept {
+  if (options.pool != nullptr) return options.pool;
+  try {
+    return &thread_pool::default_pool();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+// Reads until the buffer is full or the input ends, retrying on EINTR; from *position with
+// pread when position is set (and advances it), else from the descriptor's offset. Returns the
+// bytes read, or -1 with errno set.
+ssize_t read_fully(int fd, std::byte* buffer, std::size_t size, off_t* position) noexcept {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = position != nullptr ? ::pread(fd, buffer + got, size - got, *position)
+                                          : ::read(fd, buffer + got, size - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+    if (position != nullptr) *position += n;
+  }
+  return static_cast<ssize_t>(got);
+}
+
+// Regular files are read with pread from src.offset, leaving the descriptor's offset alone;
+// anything else with read.
+std::error_code hash_by_reading(hasher& h, const source& src, const file_options& options,
+                                bool threads) {
+  const bool regular = S_ISREG(src.info.st_mode);
+  const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
+  const std::uint64_t total = regular && size > src.offset ? size - src.offset : 0;
+  off_t position = static_cast<off_t>(src.offset);
+  off_t* at = regular ? &position : nullptr;
+  std::unique_ptr<std::byte[]> buffers(new (std::nothrow) std::byte[2 * read_buffer_size]);
+  if (!buffers) return std::make_error_code(std::errc::not_enough_memory);
+  std::byte* current = buffers.get();
+  std::byte* next = buffers.get() + read_buffer_size;
+  thread_pool* pool = threads ? pool_of(options) : nullptr;
+  // Small regular files are read in one go; overlapping pays from a couple of buffers on.
+  const bool overlap =
+      pool != nullptr && pool->size() > 1 && (!regular || total > 2 * read_buffer_size);
+  ssize_t have = read_fully(src.fd, current, read_buffer_size, at);
+  std::uint64_t done = 0;
+  std::uint64_t reported = 0;
+  while (have > 0) {
+    const std::span<const std::byte> data(current, static_cast<std::size_t>(have));
+    ssize_t got = 0;
+    int read_errno = 0;
+    const auto read_next = [&] {
+      got = read_fully(src.fd, next, read_buffer_size, at);
+      read_errno = got < 0 ? errno : 0;
+    };
+    if (overlap) {
+      pool->join([&] { h.update(data); }, read_next);
+    } else {
+      h.update(data);
+      read_next();
+    }
+    done += data.size();
+    if (got < 0) return errno_code(read_errno);
+    if (done - reported >= options.progress_step) {
+      reported = done;
+      if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
+    }
+    std::swap(current, next);
+    have = got;
+  }
+  if (have < 0) return errno_code();
+  if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
+  return {};
+}
+
+std::error_code hash_by_mapping(hasher& h, const source& src, const file_options& options,
+                                bool parallel) {
+  const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
+  if (src.offset >= size)
+    return report(options, 0, 0) ? std::error_code()
+                                 : std::make_error_code(std::errc::operation_canceled);
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const std::uint64_t map_from = src.offset / page * page;
+  const std::uint64_t map_len = size - map_from;
+  if (map_len > std::numeric_limits<std::size_t>::max()) {
+    return std::make_error_code(std::errc::value_too_large);
+  }
+  void* map = mmap(nullptr, static_cast<std::size_t>(map_len), PROT_READ, MAP_SHARED, src.fd,
+                   static_cast<off_t>(map_from));
+  if (map == MAP_FAILED) return errno_code();
+  const std::unique_ptr<void, std::function<void(void*)>> unmap(
+      map, [map_len](void* p) { munmap(p, static_cast<std::size_t>(map_len)); });
+  madvise(map, static_cast<std::size_t>(map_len), MADV_SEQUENTIAL);
+  const sigbus_guard guard(map, static_cast<std::size_t>(map_len));
+  thread_pool* pool = parallel ? pool_of(options) : nullptr;
+
+  const auto* data = static_cast<const std::byte*>(map) + (src.offset - map_from);
+  const std::uint64_t total = size - src.offset;
+  const std::uint64_t window = std::min(
+      mmap_window, std::bit_ceil(std::max<std::uint64_t>(options.progress_step, 1u << 20)));
+  std::uint64_t done = 0;
+  while (done < total) {
+    // Windows end on multiples of the window size (counted from the hash's start), so that
+    // each one is whole subtrees of the tree.
+    const std::uint64_t end = std::min(total, (done / window + 1) * window);
+    const std::span<const std::byte> piece(data + done, static_cast<std::size_t>(end - done));
+    if (pool != nullptr) {
+      h.update_parallel(piece, *pool);
+    } else {
+      h.update(piece);
+    }
+    if (guard.faulted()) return make_error_code(file_errc::truncated);
+    // Pages already hashed leave the resident set (they stay in the page cache).
+    const auto* from = reinterpret_cast<const std::byte*>(
+        reinterpret_cast<std::uintptr_t>(data + done) & ~static_cast<std::uintptr_t>(page - 1));
+    madvise(const_cast<std::byte*>(from), static_cast<std::size_t>(data + end - from),
+            MADV_DONTNEED);
+    done = end;
+    if (done < total && !report(options, done, total)) {
+      return std::make_error_code(std::errc::operation_canceled);
+    }
+  }
+  if (guard.faulted()) return make_error_code(file_errc::truncated);
+  if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
+  return {};
+}
+
+// threads: whether the strategy may use the pool (not when hash_files already runs this file
+// on one of its threads).
+std::error_code hash_source(hasher& h, int fd, const file_options& options, bool threads) {
+  source src{fd, {}, 0};
+  if (fstat(fd, &src.info) != 0) return errno_code();
+  if (S_ISDIR(src.info.st_mode)) return std::make_error_code(std::errc::is_a_directory);
+  const bool regular = S_ISREG(src.info.st_mode);
+  if (regular) {
+    const off_t at = lseek(fd, 0, SEEK_CUR);
+    src.offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
+  }
+  file_strategy strategy = options.strategy;
+  if (strategy == file_strategy::automatic) {
+    strategy = regular && static_cast<std::uint64_t>(src.info.st_size) >=
+                              src.offset + automatic_mmap_min_size
+                   ? file_strategy::mmap_parallel
+                   : file_strategy::read;
+  }
+  if (strategy != file_strategy::read && !regular) strategy = file_strategy::read;
+  if (strategy == file_strategy::mmap_parallel && !threads) strategy = file_strategy::mmap;
+  // A hasher that fails part-way is thrown away: the caller's is only replaced on success.
+  hasher work = h;
+  std::error_code ec;
+  try {
+    if (strategy == file_strategy::read) {
+      ec = hash_by_reading(work, src, options, threads);
+    } else {
+      ec = hash_by_mapping(work, src, options, strategy == file_strategy::mmap_parallel);
+    }
+  } catch (const std::bad_alloc&) {
+    ec = std::make_error_code(std::errc::not_enough_memory);
+  } catch (const std::system_error& e) {
+    ec = e.code();
+  } catch (...) {
+    ec = std::make_error_code(std::errc::io_error);
+  }
+  if (!ec) h = work;
+  return ec;
+}
+
+int open_for_reading(const std::filesystem::path& path) noexcept {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+std::error_code hash_path(hasher& h, const std::filesystem::path& path, const file_options& options,
+                          bool threads = true) {
+  const int fd = open_for_reading(path);
+  if (fd < 0) return errno_code();
+  const std::error_code ec = hash_source(h, fd, options, threads);
+  ::close(fd);
+  return ec;
+}
+
+// GCC 12 warns falsely (-Wrestrict) about chains of std::string operator+: appends instead.
+[[noreturn]] void throw_for(const std::error_code& ec, std::string_view what) {
+  std::string message = "fastblake::blake3: ";
+  message.append(what);
+  throw std::system_error(ec, message);
+}
+
+std::string quoted(const std::filesystem::path& path) {
+  std::string s = "'";
+  s.append(path.native());
+  s.push_back('\'');
+  return s;
+}
+
+}  // namespace
+
+const std::error_category& file_category() noexcept {
+  static const file_error_category category;
+  return category;
+}
+
+void update_from_file(hasher& h, const std::filesystem::path& path, const file_options& options,
+                      std::error_code& ec) noexcept {
+  ec = hash_path(h, path, options);
+}
+
+void update_from_file(hasher& h, const std::filesystem::path& path, const file_options& options) {
+  if (const std::error_code ec = hash_path(h, path, options)) throw_for(ec, quoted(path));
+}
+
+void update_from_fd(hasher& h, int fd, const file_options& options, std::error_code& ec) noexcept {
+  ec = hash_source(h, fd, options, true);
+}
+
+void update_from_fd(hasher& h, int fd, const file_options& options) {
+  if (const std::error_code ec = hash_source(h, fd, options, true)) {
+    std::string name = "descriptor ";
+    name.append(std::to_string(fd));
+    throw_for(ec, name);
+  }
+}
+
+digest hash_file(const std::filesystem::path& path, const file_options& options,
+                 std::error_code& ec) noexcept {
+  hasher h;
+  ec = hash_path(h, path, options);
+  return ec ? digest() : h.finalize();
+}
+
+digest hash_file(const std::filesystem::path& path, const file_options& options) {
+  hasher h;
+  update_from_file(h, path, options);
+  return h.finalize();
+}
+
+digest file_result::hash() const {
+  output_reader r = output;
+  r.seek(0);
+  digest::bytes_type bytes;
+  r.fill(std::span<std::uint8_t>(bytes));
+  return digest(bytes);
+}
+
+std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths,
+                                    const hasher& mode_hasher, const file_options& options) {
+  std::vector<file_result> results(paths.size(), file_result{mode_hasher.finalize_xof(), {}});
+  thread_pool* pool = pool_of(options);
+  std::mutex progress_mutex;
+  file_options per_file = options;
+  if (options.progress) {
+    per_file.progress = [&](std::uint64_t done, std::uint64_t total) {
+      std::lock_guard lock(progress_mutex);
+      return options.progress(done, total);
+    };
+  }
+  const auto hash_one = [&](std::size_t i, bool threads) {
+    hasher h = mode_hasher;
+    results[i].error = hash_path(h, paths[i], per_file, threads);
+    if (!results[i].error) results[i].output = h.finalize_xof();
+  };
+  // Large files one at a time, each across every thread; small ones spread over the threads,
+  // each hashed by one (a divide-and-conquer over the list, so that the pool balances it).
+  std::vector<std::size_t> small;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    std::error_code ec;
+    const auto size = std::filesystem::is_regular_file(paths[i], ec)
+                          ? std::filesystem::file_size(paths[i], ec)
+                          : 0;
+    if (!ec && size >= (4u << 20)) {
+      hash_one(i, true);
+    } else {
+      small.push_back(i);
+    }
+  }
+  const std::function<void(std::size_t, std::size_t)> spread = [&](std::size_t from,
+                                                                   std::size_t to) {
+    if (to - from <= 4 || pool == nullptr || pool->size() == 1) {
+      for (std::size_t k = from; k < to; ++k) hash_one(small[k], false);
+      return;
+    }
+    const std::size_t middle = from + (to - from) / 2;
+    pool->join([&] { spread(from, middle); }, [&] { spread(middle, to); });
+  };
+  spread(0, small.size());
+  return results;
+}
+
+}  // namespace fastblake::blake3

@@ -1,0 +1,290 @@
+// File hashing: every strategy gives the in-memory digest around chunk, page and buffer
+// boundaries; descriptors, pipes, errors, progress and cancellation, a file that shrinks while
+// it is mapped, and many files at once.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <fastblake/file.hpp>
+
+#include "test_support.hpp"
+
+namespace fastblake::test {
+namespace {
+
+namespace b3 = fastblake::blake3;
+namespace fs = std::filesystem;
+
+constexpr b3::file_strategy all_strategies[] = {b3::file_strategy::automatic,
+                                                b3::file_strategy::read, b3::file_strategy::mmap,
+                                                b3::file_strategy::mmap_parallel};
+
+std::string name_of(b3::file_strategy s) {
+  switch (s) {
+    case b3::file_strategy::automatic:
+      return "automatic";
+    case b3::file_strategy::read:
+      return "read";
+    case b3::file_strategy::mmap:
+      return "mmap";
+    case b3::file_strategy::mmap_parallel:
+      return "mmap_parallel";
+  }
+  return "?";
+}
+
+class FileHashing : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string name = "fastblake-file-test-";
+    name.append(std::to_string(::getpid())).append("-");
+    name.append(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / name;
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  fs::path write(const std::string& name, std::span<const std::byte> data) {
+    const fs::path p = dir_ / name;
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()),
+              static_cast<std::streamsize>(data.size()));
+    return p;
+  }
+  fs::path dir_;
+};
+
+TEST_F(FileHashing, EveryStrategyMatchesTheInMemoryHash) {
+  random_source rng(test_seed());
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<std::size_t> sizes = {0,
+                                    1,
+                                    1023,
+                                    1024,
+                                    1025,
+                                    page - 1,
+                                    page,
+                                    page + 1,
+                                    (64u << 10) - 1,
+                                    64u << 10,
+                                    (1u << 20) - 1,
+                                    1u << 20,
+                                    (1u << 20) + 1,
+                                    (2u << 20) + 5,
+                                    (3u << 20) + 1024};
+  for (int i = 0; i < 6; ++i) sizes.push_back(rng.interesting_length(4096));
+  const std::vector<std::byte> data = rng.bytes(4u << 20);
+  const b3::key_type key = rng.key();
+  thread_pool pool(3);
+  for (std::size_t n : sizes) {
+    const std::span<const std::byte> content(data.data(), n);
+    const fs::path p = write("f" + std::to_string(n), content);
+    for (b3::file_strategy s : all_strategies) {
+      SCOPED_TRACE("size " + std::to_string(n) + ", " + name_of(s));
+      b3::file_options options;
+      options.strategy = s;
+      options.pool = &pool;
+      EXPECT_EQ(b3::hash_file(p, options), b3::hash(content));
+      b3::hasher keyed = b3::hasher::keyed(key);
+      b3::update_from_file(keyed, p, options);
+      EXPECT_EQ(keyed.finalize(), b3::keyed_hash(key, content));
+      // Extendable output from an offset, in derive-key mode.
+      b3::hasher derived = b3::hasher::derive_key("file test");
+      b3::update_from_file(derived, p, options);
+      std::array<std::byte, 100> got{}, expected{};
+      b3::output_reader r = derived.finalize_xof();
+      r.seek(1000);
+      r.fill(got);
+      b3::output_reader e = b3::hasher::derive_key("file test").update(content).finalize_xof();
+      e.seek(1000);
+      e.fill(expected);
+      EXPECT_EQ(got, expected);
+    }
+  }
+}
+
+TEST_F(FileHashing, DescriptorsFromTheirCurrentOffset) {
+  random_source rng(test_seed() + 1);
+  const std::vector<std::byte> data = rng.bytes((1u << 20) + 777);
+  const fs::path p = write("d", data);
+  for (b3::file_strategy s : all_strategies) {
+    SCOPED_TRACE(name_of(s));
+    const int fd = ::open(p.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::lseek(fd, 4096 + 3, SEEK_SET), 4096 + 3);
+    b3::file_options options;
+    options.strategy = s;
+    b3::hasher h;
+    b3::update_from_fd(h, fd, options);
+    EXPECT_EQ(h.finalize(), b3::hash(std::span(data).subspan(4096 + 3)));
+    EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), 4096 + 3);  // a regular file's offset stays
+    ::close(fd);
+  }
+}
+
+TEST_F(FileHashing, PipesAreRead) {
+  random_source rng(test_seed() + 2);
+  const std::vector<std::byte> data = rng.bytes((3u << 20) + 5);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    std::size_t at = 0;
+    while (at < data.size()) {
+      const ssize_t n =
+          ::write(fds[1], data.data() + at, std::min<std::size_t>(65536, data.size() - at));
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  b3::file_options options;
+  options.strategy = b3::file_strategy::mmap_parallel;  // falls back to reading
+  b3::hasher h;
+  b3::update_from_fd(h, fds[0], options);
+  writer.join();
+  ::close(fds[0]);
+  EXPECT_EQ(h.finalize(), b3::hash(data));
+}
+
+TEST_F(FileHashing, ErrorsNameTheFileAndLeaveTheHasherAlone) {
+  b3::hasher h;
+  h.update("kept");
+  const b3::digest before = h.finalize();
+  std::error_code ec;
+  b3::update_from_file(h, dir_ / "missing", {}, ec);
+  EXPECT_EQ(ec, std::errc::no_such_file_or_directory);
+  b3::update_from_file(h, dir_, {}, ec);
+  EXPECT_EQ(ec, std::errc::is_a_directory);
+  EXPECT_EQ(h.finalize(), before);
+  try {
+    b3::hash_file(dir_ / "missing");
+    ADD_FAILURE() << "no exception";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), std::errc::no_such_file_or_directory);
+    EXPECT_NE(std::string(e.what()).find("missing'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(b3::update_from_fd(h, -1), std::system_error);
+  if (::geteuid() != 0) {
+    const fs::path locked = write("locked", std::vector<std::byte>(10));
+    fs::permissions(locked, fs::perms::none);
+    b3::hash_file(locked, {}, ec);
+    EXPECT_EQ(ec, std::errc::permission_denied);
+  }
+  b3::hash_file("/dev/null", {}, ec);
+  EXPECT_FALSE(ec);
+}
+
+TEST_F(FileHashing, ProgressIsReportedAndCanCancel) {
+  random_source rng(test_seed() + 3);
+  const std::vector<std::byte> data = rng.bytes((5u << 20) + 3);
+  const fs::path p = write("p", data);
+  for (b3::file_strategy s : all_strategies) {
+    SCOPED_TRACE(name_of(s));
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+    b3::file_options options;
+    options.strategy = s;
+    options.progress_step = 1u << 20;
+    options.progress = [&](std::uint64_t done, std::uint64_t total) {
+      calls.emplace_back(done, total);
+      return true;
+    };
+    EXPECT_EQ(b3::hash_file(p, options), b3::hash(data));
+    ASSERT_GE(calls.size(), 4u);
+    EXPECT_EQ(calls.back().first, data.size());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      EXPECT_EQ(calls[i].second, data.size());
+      if (i > 0) {
+        EXPECT_GT(calls[i].first, calls[i - 1].first);
+      }
+    }
+    // Cancelled after the first report: an error, and the hasher untouched.
+    options.progress = [](std::uint64_t, std::uint64_t) { return false; };
+    b3::hasher h;
+    std::error_code ec;
+    b3::update_from_file(h, p, options, ec);
+    EXPECT_EQ(ec, std::errc::operation_canceled);
+    EXPECT_EQ(h.count(), 0u);
+  }
+}
+
+TEST_F(FileHashing, AFileThatShrinksWhileMappedIsAnErrorNotACrash) {
+  random_source rng(test_seed() + 4);
+  const std::vector<std::byte> data = rng.bytes(8u << 20);
+  for (b3::file_strategy s : {b3::file_strategy::mmap, b3::file_strategy::mmap_parallel}) {
+    SCOPED_TRACE(name_of(s));
+    const fs::path p = write("shrinks", data);
+    b3::file_options options;
+    options.strategy = s;
+    options.progress_step = 1u << 20;  // hashed in 1 MiB windows, reported after each
+    bool truncated = false;
+    options.progress = [&](std::uint64_t, std::uint64_t) {
+      if (!truncated) {
+        fs::resize_file(p, 1u << 20);
+        truncated = true;
+      }
+      return true;
+    };
+    std::error_code ec;
+    b3::hash_file(p, options, ec);
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(ec, b3::file_errc::truncated) << ec.message();
+    EXPECT_EQ(ec.message(), "the file shrank while it was being hashed");
+    // The guard is scoped: the next hash of the (now shorter) file works.
+    EXPECT_EQ(b3::hash_file(p, {}), b3::hash(std::span(data).first(1u << 20)));
+  }
+}
+
+TEST_F(FileHashing, ManyFilesInTheCallersOrder) {
+  random_source rng(test_seed() + 5);
+  std::vector<fs::path> paths;
+  std::vector<std::vector<std::byte>> contents;
+  for (int i = 0; i < 40; ++i) {
+    const std::size_t n = i == 7 ? (5u << 20) : rng.interesting_length(40);
+    contents.push_back(rng.bytes(n));
+    paths.push_back(write(std::to_string(i) + ".m", contents.back()));
+  }
+  paths.insert(paths.begin() + 3, dir_ / "missing");
+  contents.insert(contents.begin() + 3, std::vector<std::byte>());
+  const b3::key_type key = rng.key();
+  for (std::size_t threads : {1, 2, 5}) {
+    thread_pool pool(threads);
+    b3::file_options options;
+    options.pool = &pool;
+    std::atomic<int> in_progress{0};
+    std::atomic<bool> overlapped{false};
+    options.progress = [&](std::uint64_t, std::uint64_t) {
+      if (++in_progress > 1) overlapped = true;
+      --in_progress;
+      return true;
+    };
+    const std::vector<b3::file_result> results =
+        b3::hash_files(paths, b3::hasher::keyed(key), options);
+    ASSERT_EQ(results.size(), paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      SCOPED_TRACE("threads " + std::to_string(threads) + ", file " + std::to_string(i));
+      if (i == 3) {
+        EXPECT_EQ(results[i].error, std::errc::no_such_file_or_directory);
+      } else {
+        EXPECT_FALSE(results[i].error);
+        EXPECT_EQ(results[i].hash(), b3::keyed_hash(key, contents[i]));
+      }
+    }
+    EXPECT_FALSE(overlapped.load());
+  }
+}
+
+}  // namespace
+}  // namespace fastblake::test
