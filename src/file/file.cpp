@@ -26,7 +26,7 @@ constexpr std::size_t read_buffer_size = 1u << 20;
 constexpr std::uint64_t automatic_mmap_min_size = 64u << 10;
 // Mapped files are hashed (and their pages released) in windows of this size, so that the
 // resident set stays bounded; a power of two, so that every window is whole subtrees.
-constexpr std::uint64_t mmap_window = 64u << 20;
+constexpr std::uint64_t mmap_window = 16u << 20;
 
 class file_error_category final : public std::error_category {
  public:

@@ -5,12 +5,13 @@ official b3sum (Debian's package) on every case its version supports, when it is
 Usage: b3sum_test.py PATH_TO_OUR_B3SUM
 """
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 
-OURS = sys.argv[1]
+OURS = os.path.abspath(sys.argv[1])
 OFFICIAL = shutil.which("b3sum", path="/usr/bin")
 failures = []
 
@@ -118,6 +119,22 @@ with tempfile.TemporaryDirectory() as d:
     expect("check malformed", ["-c", "malformed"], 1, b"abc: OK\n",
            b"b3sum: Short line\nb3sum: Empty line\nb3sum: Invalid hex\nb3sum: Invalid space\n",
            cwd=d)
+
+    # Memory stays bounded whatever the file's size: a sparse 1 GiB file, read and mapped, in a
+    # child process each (its peak resident set is what getrusage reports for children).
+    sparse = os.path.join(d, "sparse")
+    with open(sparse, "wb") as f:
+        f.truncate(1 << 30)
+    zeros_1g = None
+    for args in (["--no-mmap"], []):
+        status, out, _ = run(OURS, args + ["--no-names", "sparse"], cwd=d)
+        check("sparse " + " ".join(args) + " status", status, 0)
+        zeros_1g = zeros_1g or out
+        check("sparse " + " ".join(args) + " digest", out, zeros_1g)
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if peak_kib > 64 * 1024:
+        failures.append(f"peak resident set of a child: {peak_kib} KiB, over 64 MiB")
+    os.remove(sparse)
 
     # The same against the official tool, on the options its version has.
     for name, args, stdin in [
