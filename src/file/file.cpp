@@ -22,6 +22,8 @@ namespace fastblake::blake3 {
 namespace {
 
 constexpr std::size_t read_buffer_size = 1u << 20;
+// Regular files up to this size are read in one pread into a stack buffer.
+constexpr std::size_t small_file_size = 64u << 10;
 // Regular files smaller than this are read, not mapped: mapping costs more than it saves.
 constexpr std::uint64_t automatic_mmap_min_size = 64u << 10;
 // Mapped files are hashed (and their pages released) in windows of this size, so that the
@@ -176,6 +178,24 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
   const std::uint64_t total = regular && size > src.offset ? size - src.offset : 0;
   off_t position = static_cast<off_t>(src.offset);
   off_t* at = regular ? &position : nullptr;
+  // Small regular files go through one stack buffer: a 2 MiB allocation per file (an mmap and
+  // munmap, and page faults) would cost more than hashing them.
+  if (regular && total <= small_file_size) {
+    std::byte buffer[small_file_size + 1];
+    const ssize_t n = read_fully(src.fd, buffer, sizeof buffer, at);
+    if (n < 0) return errno_code();
+    std::uint64_t done = static_cast<std::uint64_t>(n);
+    h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
+    // The file grew past the buffer since fstat: read the rest as a large file, to its end.
+    if (static_cast<std::size_t>(n) == sizeof buffer) {
+      source rest = src;
+      rest.offset += done;
+      rest.info.st_size = static_cast<off_t>(rest.offset + 2 * read_buffer_size + 1);
+      return hash_by_reading(h, rest, options, threads);
+    }
+    if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
+    return {};
+  }
   std::unique_ptr<std::byte[]> buffers(new (std::nothrow) std::byte[2 * read_buffer_size]);
   if (!buffers) return std::make_error_code(std::errc::not_enough_memory);
   std::byte* current = buffers.get();
@@ -269,12 +289,14 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
 
 // threads: whether the strategy may use the pool (not when hash_files already runs this file
 // on one of its threads).
-std::error_code hash_source(hasher& h, int fd, const file_options& options, bool threads) {
+// opened_here: fd was just opened by us, so its offset is 0.
+std::error_code hash_source(hasher& h, int fd, const file_options& options, bool threads,
+                            bool opened_here) {
   source src{fd, {}, 0};
   if (fstat(fd, &src.info) != 0) return errno_code();
   if (S_ISDIR(src.info.st_mode)) return std::make_error_code(std::errc::is_a_directory);
   const bool regular = S_ISREG(src.info.st_mode);
-  if (regular) {
+  if (regular && !opened_here) {
     const off_t at = lseek(fd, 0, SEEK_CUR);
     src.offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
   }
@@ -319,7 +341,7 @@ std::error_code hash_path(hasher& h, const std::filesystem::path& path, const fi
                           bool threads = true) {
   const int fd = open_for_reading(path);
   if (fd < 0) return errno_code();
-  const std::error_code ec = hash_source(h, fd, options, threads);
+  const std::error_code ec = hash_source(h, fd, options, threads, true);
   ::close(fd);
   return ec;
 }
@@ -355,11 +377,11 @@ void update_from_file(hasher& h, const std::filesystem::path& path, const file_o
 }
 
 void update_from_fd(hasher& h, int fd, const file_options& options, std::error_code& ec) noexcept {
-  ec = hash_source(h, fd, options, true);
+  ec = hash_source(h, fd, options, true, false);
 }
 
 void update_from_fd(hasher& h, int fd, const file_options& options) {
-  if (const std::error_code ec = hash_source(h, fd, options, true)) {
+  if (const std::error_code ec = hash_source(h, fd, options, true, false)) {
     std::string name = "descriptor ";
     name.append(std::to_string(fd));
     throw_for(ec, name);

@@ -82,6 +82,7 @@ with tempfile.TemporaryDirectory() as d:
     expect("seek", ["--seek", "37", "-l", "100", "--no-names", "big"], 0,
            long_hex[74:274] + b"\n", cwd=d)
     expect("tag", ["--tag", "abc"], 0, b"BLAKE3 (abc) = " + ABC + b"\n", cwd=d)
+    expect("progress, stderr not a terminal", ["--progress", "abc"], 0, ABC + b"  abc\n", cwd=d)
     expect("usage error", ["--bogus"], 2, b"",
            b"error: unexpected argument '--bogus' found\n\nUsage: b3sum [OPTIONS] [FILE]...\n\n"
            b"For more information, try '--help'.\n")

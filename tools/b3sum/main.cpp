@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -56,6 +57,7 @@ constexpr std::string_view help_text =
     "  -c, --check                 Read BLAKE3 sums from the [FILE]s and check them\n"
     "      --quiet                 Skip printing OK for each checked file (with --check)\n"
     "  -j, --jobs <N>              Hash up to N files at once, printing in argument order\n"
+    "      --progress              Show progress on stderr for large inputs, if it is a terminal\n"
     "  -h, --help                  Print help\n"
     "  -V, --version               Print version\n";
 
@@ -73,6 +75,7 @@ struct options {
   bool tag = false;
   bool check = false;
   bool quiet = false;
+  bool progress = false;
 };
 
 // A usage error, reported as the official tool does, exit status 2.
@@ -148,6 +151,8 @@ options parse(int argc, char** argv) {
       flag(o.check);
     } else if (name == "--quiet") {
       flag(o.quiet);
+    } else if (name == "--progress") {
+      flag(o.progress);
     } else if (name == "-h" || name == "--help") {
       std::fwrite(help_text.data(), 1, help_text.size(), stdout);
       std::exit(0);
@@ -267,20 +272,49 @@ struct context {
 };
 
 // Hashes one input ("-" is standard input) into a reader, or an error message.
+// A progress line on stderr, redrawn in place, for inputs of 64 MiB and more.
+class progress_line {
+ public:
+  progress_line(const context& ctx, b3::file_options& file, const std::string& name);
+  ~progress_line() {
+    if (drawn_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  bool drawn_ = false;
+};
+
+progress_line::progress_line(const context& ctx, b3::file_options& file, const std::string& name) {
+  if (!ctx.opt.progress || ::isatty(STDERR_FILENO) == 0) return;
+  const auto start = std::chrono::steady_clock::now();
+  file.progress_step = 16u << 20;
+  file.progress = [this, start, shown = lossy_utf8(name)](std::uint64_t done, std::uint64_t total) {
+    if (total < (64u << 20) || done >= total) return true;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "\r\033[K%s: %3d%% %.0f MB/s", shown.c_str(),
+                 static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total)),
+                 seconds > 0 ? static_cast<double>(done) / seconds / 1e6 : 0.0);
+    drawn_ = true;
+    return true;
+  };
+}
+
 std::optional<b3::output_reader> hash_input(const context& ctx, const std::string& name,
                                             std::string& error) {
   b3::hasher h = ctx.mode;
   std::error_code ec;
+  b3::file_options file = ctx.file;
+  const progress_line progress(ctx, file, name);
   if (name == "-") {
     if (ctx.opt.keyed) {
       error = "Cannot open `-` in keyed mode";
       return std::nullopt;
     }
-    b3::file_options o = ctx.file;
-    o.strategy = b3::file_strategy::read;
-    b3::update_from_fd(h, STDIN_FILENO, o, ec);
+    file.strategy = b3::file_strategy::read;
+    b3::update_from_fd(h, STDIN_FILENO, file, ec);
   } else {
-    b3::update_from_file(h, name, ctx.file, ec);
+    b3::update_from_file(h, name, file, ec);
   }
   if (ec) {
     error = os_error(ec);
