@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -221,6 +222,9 @@ TEST_F(FileHashing, ProgressIsReportedAndCanCancel) {
 }
 
 TEST_F(FileHashing, AFileThatShrinksWhileMappedIsAnErrorNotACrash) {
+  if (std::getenv("FASTBLAKE_TEST_NO_MAPPED_SIGBUS") != nullptr) {
+    GTEST_SKIP() << "this emulator does not deliver SIGBUS for a shrunk mapped file";
+  }
   random_source rng(test_seed() + 4);
   const std::vector<std::byte> data = rng.bytes(8u << 20);
   for (b3::file_strategy s : {b3::file_strategy::mmap, b3::file_strategy::mmap_parallel}) {
