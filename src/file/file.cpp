@@ -289,11 +289,15 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
 
 // threads: whether the strategy may use the pool (not when hash_files already runs this file
 // on one of its threads).
-// opened_here: fd was just opened by us, so its offset is 0.
+// opened_here: fd was just opened by us, so its offset is 0. known: its fstat, if taken.
 std::error_code hash_source(hasher& h, int fd, const file_options& options, bool threads,
-                            bool opened_here) {
+                            bool opened_here, const struct stat* known = nullptr) {
   source src{fd, {}, 0};
-  if (fstat(fd, &src.info) != 0) return errno_code();
+  if (known != nullptr) {
+    src.info = *known;
+  } else if (fstat(fd, &src.info) != 0) {
+    return errno_code();
+  }
   if (S_ISDIR(src.info.st_mode)) return std::make_error_code(std::errc::is_a_directory);
   const bool regular = S_ISREG(src.info.st_mode);
   if (regular && !opened_here) {
@@ -421,35 +425,46 @@ std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths
       return options.progress(done, total);
     };
   }
-  const auto hash_one = [&](std::size_t i, bool threads) {
-    hasher h = mode_hasher;
-    results[i].error = hash_path(h, paths[i], per_file, threads);
-    if (!results[i].error) results[i].output = h.finalize_xof();
-  };
-  // Large files one at a time, each across every thread; small ones spread over the threads,
-  // each hashed by one (a divide-and-conquer over the list, so that the pool balances it).
-  std::vector<std::size_t> small;
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    std::error_code ec;
-    const auto size = std::filesystem::is_regular_file(paths[i], ec)
-                          ? std::filesystem::file_size(paths[i], ec)
-                          : 0;
-    if (!ec && size >= (4u << 20)) {
-      hash_one(i, true);
-    } else {
-      small.push_back(i);
+  // Every file is opened on whichever thread takes it (a divide-and-conquer over the list, so
+  // that the pool balances it) and hashed there, except large ones: those are put aside and
+  // hashed afterwards one at a time, each across every thread.
+  constexpr std::uint64_t large = 4u << 20;
+  std::vector<char> deferred(paths.size(), 0);
+  const auto hash_small = [&](std::size_t i) {
+    const int fd = open_for_reading(paths[i]);
+    if (fd < 0) {
+      results[i].error = errno_code();
+      return;
     }
-  }
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+      results[i].error = errno_code();
+    } else if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) >= large &&
+               pool != nullptr && pool->size() > 1) {
+      deferred[i] = 1;
+    } else {
+      hasher h = mode_hasher;
+      results[i].error = hash_source(h, fd, per_file, false, true, &info);
+      if (!results[i].error) results[i].output = h.finalize_xof();
+    }
+    ::close(fd);
+  };
   const std::function<void(std::size_t, std::size_t)> spread = [&](std::size_t from,
                                                                    std::size_t to) {
     if (to - from <= 4 || pool == nullptr || pool->size() == 1) {
-      for (std::size_t k = from; k < to; ++k) hash_one(small[k], false);
+      for (std::size_t i = from; i < to; ++i) hash_small(i);
       return;
     }
     const std::size_t middle = from + (to - from) / 2;
     pool->join([&] { spread(from, middle); }, [&] { spread(middle, to); });
   };
-  spread(0, small.size());
+  spread(0, paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (deferred[i] == 0) continue;
+    hasher h = mode_hasher;
+    results[i].error = hash_path(h, paths[i], per_file, true);
+    if (!results[i].error) results[i].output = h.finalize_xof();
+  }
   return results;
 }
 

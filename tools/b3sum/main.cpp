@@ -568,7 +568,7 @@ int main(int argc, char** argv) {
       }
       std::vector<fs::path> batch;
       std::size_t end = i;
-      while (end < o.files.size() && o.files[end] != "-" && batch.size() < 64 * jobs) {
+      while (end < o.files.size() && o.files[end] != "-" && batch.size() < 512 * jobs) {
         batch.emplace_back(o.files[end]);
         ++end;
       }
