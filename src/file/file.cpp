@@ -250,8 +250,11 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
   void* map = mmap(nullptr, static_cast<std::size_t>(map_len), PROT_READ, MAP_SHARED, src.fd,
                    static_cast<off_t>(map_from));
   if (map == MAP_FAILED) return errno_code();
-  const std::unique_ptr<void, std::function<void(void*)>> unmap(
-      map, [map_len](void* p) { munmap(p, static_cast<std::size_t>(map_len)); });
+  struct unmap_at_exit {
+    void* data;
+    std::size_t size;
+    ~unmap_at_exit() { munmap(data, size); }
+  } const unmap{map, static_cast<std::size_t>(map_len)};
   madvise(map, static_cast<std::size_t>(map_len), MADV_SEQUENTIAL);
   const sigbus_guard guard(map, static_cast<std::size_t>(map_len));
   thread_pool* pool = parallel ? pool_of(options) : nullptr;
