@@ -56,7 +56,9 @@ inline std::error_code make_error_code(file_errc e) noexcept {
 // mmap hash installs a SIGBUS handler that, for addresses inside a mapping being hashed, maps
 // zeros over the vanished pages and flags the hash, which then fails with file_errc::truncated.
 // Faults anywhere else go to the handler that was installed before. A file that grows while it
-// is hashed is hashed up to the size it had when hashing started.
+// is hashed is hashed up to the size it had when hashing started, by every strategy. Files that
+// report a size of 0 (those in /proc), and files on file systems that cannot be mapped, are read
+// to their end whatever the strategy.
 //
 // On any error the hasher is left as it was. The throwing overloads throw std::system_error
 // whose message names the file; the others set ec (cleared on success).

@@ -169,50 +169,58 @@ ssize_t read_fully(int fd, std::byte* buffer, std::size_t size, off_t* position)
   return static_cast<ssize_t>(got);
 }
 
-// Regular files are read with pread from src.offset, leaving the descriptor's offset alone;
-// anything else with read.
+// Regular files are read with pread from src.offset, leaving the descriptor's offset alone,
+// up to the size fstat gave when hashing started (a file that grows is hashed to that size) or
+// to their end if that comes first: files in /proc and /sys report sizes (0, 4096) that are not
+// their contents'. A size of 0, and anything not a regular file, is read to its end.
 std::error_code hash_by_reading(hasher& h, const source& src, const file_options& options,
                                 bool threads) {
   const bool regular = S_ISREG(src.info.st_mode);
   const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
   const std::uint64_t total = regular && size > src.offset ? size - src.offset : 0;
+  const bool bounded = total > 0;
   off_t position = static_cast<off_t>(src.offset);
   off_t* at = regular ? &position : nullptr;
-  // Small regular files go through one stack buffer: a 2 MiB allocation per file (an mmap and
-  // munmap, and page faults) would cost more than hashing them.
+  // Small regular files go through one stack buffer, in one pread when their size is known: a
+  // 2 MiB allocation per file (an mmap and munmap, and page faults) would cost more than hashing
+  // them, and so would a second pread to find the end.
+  std::uint64_t done = 0;
   if (regular && total <= small_file_size) {
     std::byte buffer[small_file_size + 1];
-    const ssize_t n = read_fully(src.fd, buffer, sizeof buffer, at);
+    const ssize_t n = read_fully(src.fd, buffer, bounded ? total : sizeof buffer, at);
     if (n < 0) return errno_code();
-    std::uint64_t done = static_cast<std::uint64_t>(n);
+    done = static_cast<std::uint64_t>(n);
     h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
-    // The file grew past the buffer since fstat: read the rest as a large file, to its end.
-    if (static_cast<std::size_t>(n) == sizeof buffer) {
-      source rest = src;
-      rest.offset += done;
-      rest.info.st_size = static_cast<off_t>(rest.offset + 2 * read_buffer_size + 1);
-      return hash_by_reading(h, rest, options, threads);
+    if (bounded || static_cast<std::size_t>(n) < sizeof buffer) {
+      if (!report(options, done, total)) {
+        return std::make_error_code(std::errc::operation_canceled);
+      }
+      return {};
     }
-    if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
-    return {};
   }
   std::unique_ptr<std::byte[]> buffers(new (std::nothrow) std::byte[2 * read_buffer_size]);
   if (!buffers) return std::make_error_code(std::errc::not_enough_memory);
   std::byte* current = buffers.get();
   std::byte* next = buffers.get() + read_buffer_size;
   thread_pool* pool = threads ? pool_of(options) : nullptr;
-  // Small regular files are read in one go; overlapping pays from a couple of buffers on.
+  // Overlapping reading with hashing pays from a couple of buffers on.
   const bool overlap =
-      pool != nullptr && pool->size() > 1 && (!regular || total > 2 * read_buffer_size);
-  ssize_t have = read_fully(src.fd, current, read_buffer_size, at);
-  std::uint64_t done = 0;
+      pool != nullptr && pool->size() > 1 && (!bounded || total > 2 * read_buffer_size);
+  std::uint64_t unread = bounded ? total : std::numeric_limits<std::uint64_t>::max();
+  const auto read_into = [&](std::byte* buffer) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(read_buffer_size, unread));
+    const ssize_t n = want == 0 ? 0 : read_fully(src.fd, buffer, want, at);
+    if (n > 0) unread -= static_cast<std::uint64_t>(n);
+    return n;
+  };
+  ssize_t have = read_into(current);
   std::uint64_t reported = 0;
   while (have > 0) {
     const std::span<const std::byte> data(current, static_cast<std::size_t>(have));
     ssize_t got = 0;
     int read_errno = 0;
     const auto read_next = [&] {
-      got = read_fully(src.fd, next, read_buffer_size, at);
+      got = read_into(next);
       read_errno = got < 0 ? errno : 0;
     };
     if (overlap) {
@@ -314,7 +322,11 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
                    ? file_strategy::mmap_parallel
                    : file_strategy::read;
   }
-  if (strategy != file_strategy::read && !regular) strategy = file_strategy::read;
+  // Nothing to map when the size is 0 (files in /proc say 0 whatever they hold): read.
+  if (strategy != file_strategy::read &&
+      (!regular || static_cast<std::uint64_t>(src.info.st_size) <= src.offset)) {
+    strategy = file_strategy::read;
+  }
   if (strategy == file_strategy::mmap_parallel && !threads) strategy = file_strategy::mmap;
   // A hasher that fails part-way is thrown away: the caller's is only replaced on success.
   hasher work = h;
@@ -324,6 +336,8 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
       ec = hash_by_reading(work, src, options, threads);
     } else {
       ec = hash_by_mapping(work, src, options, strategy == file_strategy::mmap_parallel);
+      // A file system that cannot map files can still be read.
+      if (ec == std::errc::no_such_device) ec = hash_by_reading(work, src, options, threads);
     }
   } catch (const std::bad_alloc&) {
     ec = std::make_error_code(std::errc::not_enough_memory);

@@ -163,7 +163,10 @@ with tempfile.TemporaryDirectory() as d:
         ("check quiet", ["-c", "--quiet", "sums"], b""),
         ("check FAILED", ["-c", "wrong"], b""),
         ("check malformed", ["-c", "malformed"], b""),
-    ]:
+    ] + [(f"{f} ({' '.join(a) or 'mapped'})", a + [f], b"")
+         for f in ("/proc/version", "/sys/kernel/mm/transparent_hugepage/enabled")
+         if os.path.exists(f)
+         for a in ([], ["--no-mmap"])]:
         same_as_official(name, args, stdin, cwd=d)
 
 if failures:

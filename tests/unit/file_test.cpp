@@ -1,6 +1,6 @@
 // File hashing: every strategy gives the in-memory digest around chunk, page and buffer
 // boundaries; descriptors, pipes, errors, progress and cancellation, a file that shrinks while
-// it is mapped, and many files at once.
+// it is mapped, one that grows, files in /proc, and many files at once.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -248,6 +249,46 @@ TEST_F(FileHashing, AFileThatShrinksWhileMappedIsAnErrorNotACrash) {
     EXPECT_EQ(ec.message(), "the file shrank while it was being hashed");
     // The guard is scoped: the next hash of the (now shorter) file works.
     EXPECT_EQ(b3::hash_file(p, {}), b3::hash(std::span(data).first(1u << 20)));
+  }
+}
+
+TEST_F(FileHashing, AFileThatGrowsIsHashedToItsSizeAtTheStart) {
+  random_source rng(test_seed() + 5);
+  const std::vector<std::byte> data = rng.bytes((5u << 20) + 7);
+  const std::vector<std::byte> more = rng.bytes(3u << 20);
+  for (b3::file_strategy s : all_strategies) {
+    SCOPED_TRACE(name_of(s));
+    const fs::path p = write("grows", data);
+    b3::file_options options;
+    options.strategy = s;
+    options.progress_step = 1u << 20;
+    bool grown = false;
+    options.progress = [&](std::uint64_t, std::uint64_t) {
+      if (!grown) {
+        std::ofstream out(p, std::ios::binary | std::ios::app);
+        out.write(reinterpret_cast<const char*>(more.data()),
+                  static_cast<std::streamsize>(more.size()));
+        grown = true;
+      }
+      return true;
+    };
+    EXPECT_EQ(b3::hash_file(p, options), b3::hash(data));
+    EXPECT_TRUE(grown);
+  }
+}
+
+// Files in /proc report a size of 0 whatever their contents: they are read to their end.
+TEST_F(FileHashing, ProcFilesAreReadToTheirEnd) {
+  const fs::path p = "/proc/version";
+  std::ifstream in(p, std::ios::binary);
+  if (!in) GTEST_SKIP() << "no " << p;
+  const std::string contents((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_FALSE(contents.empty());
+  for (b3::file_strategy s : all_strategies) {
+    SCOPED_TRACE(name_of(s));
+    b3::file_options options;
+    options.strategy = s;
+    EXPECT_EQ(b3::hash_file(p, options), b3::hash(std::as_bytes(std::span(contents))));
   }
 }
 
