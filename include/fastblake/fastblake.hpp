@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fastblake/backend.hpp>
+#include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
 #if defined(__unix__) || defined(__APPLE__)

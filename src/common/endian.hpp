@@ -25,6 +25,23 @@ inline void store_le32(std::uint8_t* p, std::uint32_t w) noexcept {
   std::memcpy(p, &w, sizeof w);
 }
 
+constexpr std::uint64_t byteswap64(std::uint64_t w) noexcept {
+  return (std::uint64_t{byteswap32(static_cast<std::uint32_t>(w))} << 32) |
+         byteswap32(static_cast<std::uint32_t>(w >> 32));
+}
+
+inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  if constexpr (std::endian::native == std::endian::big) w = byteswap64(w);
+  return w;
+}
+
+inline void store_le64(std::uint8_t* p, std::uint64_t w) noexcept {
+  if constexpr (std::endian::native == std::endian::big) w = byteswap64(w);
+  std::memcpy(p, &w, sizeof w);
+}
+
 inline void load_le32_words(const std::uint8_t* bytes, std::uint32_t* words,
                             std::size_t n) noexcept {
   if constexpr (std::endian::native == std::endian::little) {

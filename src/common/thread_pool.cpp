@@ -1,10 +1,13 @@
 #include <fastblake/thread_pool.hpp>
 
+#include "common/automatic_pool.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -239,5 +242,37 @@ thread_pool& thread_pool::default_pool() {
   static thread_pool pool(default_threads());
   return pool;
 }
+
+namespace detail {
+
+// Below this size the automatic functions do not wake a sleeping pool for a lone call: the
+// wake-up costs the caller ~2.5 us, 5-12% of hashing 128 KiB to 1 MiB, and on the project's
+// virtual machines the woken worker rarely gets to help before the caller is done (docs/
+// benchmarks.md, "Threads", the cold rows).
+constexpr std::size_t wake_min_size = 4u << 20;
+// Calls this close together are taken as a run of calls, which a woken pool will serve warm.
+constexpr std::int64_t run_of_calls_ns = 1'000'000;
+
+// The default pool when `bytes` bytes of work are worth spreading across threads, else none.
+// A pool that cannot be created (the system refuses threads) means hashing on this thread.
+thread_pool* automatic_pool(std::size_t bytes, std::size_t threshold) noexcept {
+  if (bytes < threshold) return nullptr;
+  static std::atomic<std::int64_t> last_call_ns{0};
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  const std::int64_t previous = last_call_ns.exchange(now, std::memory_order_relaxed);
+  try {
+    thread_pool& pool = thread_pool::default_pool();
+    if (pool.size() == 1) return nullptr;
+    const bool awake = pool.sleeping() < pool.size() - 1;
+    if (awake || bytes >= wake_min_size || now - previous < run_of_calls_ns) return &pool;
+    return nullptr;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+}  // namespace detail
 
 }  // namespace fastblake

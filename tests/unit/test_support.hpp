@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 
 namespace fastblake::test {
@@ -105,6 +108,25 @@ inline void update_in_pieces(blake3::hasher& h, std::span<const std::byte> input
     h.update(input.subspan(from, to - from));
     from = to;
   }
+}
+
+/// The backends this build and CPU have, by name.
+inline std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (std::string_view n : available_backends()) names.emplace_back(n);
+  return names;
+}
+
+/// A fixture whose tests run once per backend (INSTANTIATE_TEST_SUITE_P with backend_names()),
+/// the backend switched on for the test's duration.
+class per_backend : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { ASSERT_TRUE(use_backend(GetParam())); }
+  void TearDown() override { use_backend(available_backends().front()); }
+};
+
+inline std::string backend_test_name(const ::testing::TestParamInfo<std::string>& backend) {
+  return backend.param;
 }
 
 }  // namespace fastblake::test

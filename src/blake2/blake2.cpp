@@ -1,0 +1,947 @@
+// BLAKE2 modes over the compression kernels: the parameter block, streaming states, BLAKE2bp
+// and BLAKE2sp, BLAKE2X, and many messages at once.
+#include <fastblake/blake2.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "blake2/kernels.hpp"
+#include "common/automatic_pool.hpp"
+#include "common/endian.hpp"
+
+namespace fastblake::blake2 {
+
+namespace k2 = fastblake::detail::blake2;
+
+namespace detail {
+
+bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
+  std::uint8_t difference = 0;
+  for (std::size_t i = 0; i < n; ++i) difference |= static_cast<std::uint8_t>(a[i] ^ b[i]);
+  // Through a volatile, so that the compiler cannot stop at the first difference.
+  volatile std::uint8_t result = difference;
+  return result == 0;
+}
+
+std::string to_hex(const std::uint8_t* bytes, std::size_t n) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s(2 * n, '\0');
+  for (std::size_t i = 0; i < n; ++i) {
+    s[2 * i] = digits[bytes[i] >> 4];
+    s[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  return s;
+}
+
+}  // namespace detail
+
+namespace {
+
+template <family F>
+using word_t = typename traits<F>::word;
+template <family F>
+constexpr std::size_t block_size = traits<F>::block_size;
+template <family F>
+constexpr std::size_t word_size = sizeof(word_t<F>);
+
+template <family F>
+constexpr const char* family_name() {
+  return F == family::b ? "blake2b" : "blake2s";
+}
+
+template <family F>
+[[noreturn]] void out_of_range(const char* field, std::uint64_t low, std::uint64_t high,
+                               std::uint64_t value) {
+  // Appends, not operator+ chains: GCC 12 warns falsely about those (-Wrestrict).
+  std::string message = family_name<F>();
+  message.append(": ").append(field).append(" must be ");
+  if (low == high) {
+    message.append(std::to_string(low));
+  } else {
+    message.append(std::to_string(low)).append(" to ").append(std::to_string(high));
+  }
+  message.append(", not ").append(std::to_string(value));
+  throw std::invalid_argument(message);
+}
+
+template <family F>
+void check_range(const char* field, std::uint64_t value, std::uint64_t low, std::uint64_t high) {
+  if (value < low || value > high) out_of_range<F>(field, low, high, value);
+}
+
+// Copies a byte string of at most N bytes into a zero-padded field.
+template <family F, std::size_t N>
+void set_field(std::array<std::uint8_t, N>& field, const char* name,
+               std::span<const std::byte> value) {
+  if (value.size() > N) out_of_range<F>(name, 0, N, value.size());
+  field.fill(0);
+  if (!value.empty()) std::memcpy(field.data(), value.data(), value.size());
+}
+
+template <family F>
+k2::compress_fn<word_t<F>> compressor(const k2::kernels& k) {
+  if constexpr (F == family::b) {
+    return k.compress_b;
+  } else {
+    return k.compress_s;
+  }
+}
+
+template <family F>
+word_t<F> load_word(const std::uint8_t* p) {
+  if constexpr (F == family::b) {
+    return fastblake::detail::load_le64(p);
+  } else {
+    return fastblake::detail::load_le32(p);
+  }
+}
+
+template <family F>
+void store_word(std::uint8_t* p, word_t<F> w) {
+  if constexpr (F == family::b) {
+    fastblake::detail::store_le64(p, w);
+  } else {
+    fastblake::detail::store_le32(p, w);
+  }
+}
+
+template <family F>
+constexpr const word_t<F>* initial_words() {
+  if constexpr (F == family::b) {
+    return k2::iv_b;
+  } else {
+    return k2::iv_s;
+  }
+}
+
+// The fields of the parameter block, as both families lay them out.
+struct block_fields {
+  std::uint8_t digest_length;
+  std::uint8_t key_length;
+  std::uint8_t fanout;
+  std::uint8_t depth;
+  std::uint32_t leaf_length;
+  // BLAKE2X keeps its output length in the node offset's upper bits.
+  std::uint64_t node_offset;
+  std::uint8_t node_depth;
+  std::uint8_t inner_length;
+  const std::uint8_t* salt;
+  const std::uint8_t* personal;
+};
+
+// h = IV xor the parameter block (RFC 7693, section 2.5; the BLAKE2 paper, section 2.8).
+template <family F>
+void initial_state(const block_fields& p, word_t<F> h[8]) {
+  constexpr std::size_t size = 8 * word_size<F>;
+  std::uint8_t block[size] = {};
+  block[0] = p.digest_length;
+  block[1] = p.key_length;
+  block[2] = p.fanout;
+  block[3] = p.depth;
+  fastblake::detail::store_le32(block + 4, p.leaf_length);
+  if constexpr (F == family::b) {
+    fastblake::detail::store_le64(block + 8, p.node_offset);
+    block[16] = p.node_depth;
+    block[17] = p.inner_length;
+  } else {
+    // Six bytes of node offset.
+    for (int i = 0; i < 6; ++i) block[8 + i] = static_cast<std::uint8_t>(p.node_offset >> (8 * i));
+    block[14] = p.node_depth;
+    block[15] = p.inner_length;
+  }
+  std::memcpy(block + size / 2, p.salt, traits<F>::salt_length);
+  std::memcpy(block + size / 2 + traits<F>::salt_length, p.personal, traits<F>::personal_length);
+  for (int w = 0; w < 8; ++w) h[w] = initial_words<F>()[w] ^ load_word<F>(block + w * word_size<F>);
+}
+
+constexpr std::uint8_t zero_field[16] = {};
+
+}  // namespace
+
+// ---- digest ----
+
+template <family F>
+digest<F>::digest(std::span<const std::uint8_t> bytes) noexcept
+    : size_(std::min(bytes.size(), max_size)) {
+  std::memcpy(bytes_.data(), bytes.data(), size_);
+}
+
+// ---- params ----
+
+template <family F>
+params<F>& params<F>::hash_length(std::size_t bytes) {
+  check_range<F>("hash_length", bytes, 1, traits<F>::max_hash_length);
+  hash_length_ = bytes;
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::key(std::span<const std::byte> key) {
+  if (key.size() > traits<F>::max_key_length) {
+    out_of_range<F>("key length", 0, traits<F>::max_key_length, key.size());
+  }
+  key_.fill(0);
+  if (!key.empty()) std::memcpy(key_.data(), key.data(), key.size());
+  key_length_ = key.size();
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::salt(std::span<const std::byte> salt) {
+  set_field<F>(salt_, "salt length", salt);
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::personal(std::span<const std::byte> personal) {
+  set_field<F>(personal_, "personal length", personal);
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::fanout(unsigned fanout) {
+  check_range<F>("fanout", fanout, 0, 255);
+  fanout_ = static_cast<std::uint8_t>(fanout);
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::max_depth(unsigned depth) {
+  check_range<F>("max_depth", depth, 1, 255);
+  max_depth_ = static_cast<std::uint8_t>(depth);
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::max_leaf_length(std::uint32_t bytes) {
+  max_leaf_length_ = bytes;
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::node_offset(std::uint64_t offset) {
+  check_range<F>("node_offset", offset, 0, traits<F>::max_node_offset);
+  node_offset_ = offset;
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::node_depth(unsigned depth) {
+  check_range<F>("node_depth", depth, 0, 255);
+  node_depth_ = static_cast<std::uint8_t>(depth);
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::inner_hash_length(std::size_t bytes) {
+  check_range<F>("inner_hash_length", bytes, 0, traits<F>::max_hash_length);
+  inner_hash_length_ = static_cast<std::uint8_t>(bytes);
+  return *this;
+}
+
+template <family F>
+params<F>& params<F>::last_node(bool last) noexcept {
+  last_node_ = last;
+  return *this;
+}
+
+template <family F>
+state<F> params<F>::to_state() const noexcept {
+  return state<F>(*this);
+}
+
+template <family F>
+digest<F> params<F>::hash(std::span<const std::byte> input) const noexcept {
+  return state<F>(*this).update(input).finalize();
+}
+
+// ---- state ----
+
+template <family F>
+state<F>::state() noexcept : state(params<F>()) {}
+
+template <family F>
+state<F>::state(const params<F>& p) noexcept : state(p, true) {}
+
+template <family F>
+state<F>::state(const params<F>& p, bool absorb_key) noexcept
+    : hash_length_(static_cast<std::uint8_t>(p.hash_length_)), last_node_(p.last_node_) {
+  const block_fields fields{
+      .digest_length = static_cast<std::uint8_t>(p.hash_length_),
+      .key_length = static_cast<std::uint8_t>(p.key_length_),
+      .fanout = p.fanout_,
+      .depth = p.max_depth_,
+      .leaf_length = p.max_leaf_length_,
+      .node_offset = p.node_offset_ | (std::uint64_t{p.xof_length_} << 32),
+      .node_depth = p.node_depth_,
+      .inner_length = p.inner_hash_length_,
+      .salt = p.salt_.data(),
+      .personal = p.personal_.data(),
+  };
+  initial_state<F>(fields, h_.data());
+  // The key, zero-padded to a block, is the first block; it stays buffered like any last block.
+  if (p.key_length_ > 0 && absorb_key) {
+    std::memcpy(buffer_.data(), p.key_.data(), p.key_length_);
+    buffered_ = block_size<F>;
+  }
+}
+
+template <family F>
+state<F>& state<F>::update(std::span<const std::byte> input) noexcept {
+  constexpr std::size_t B = block_size<F>;
+  const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+  std::size_t n = input.size();
+  count_ += n;
+  // The last block (even a whole one) stays buffered: only finalization knows it is last.
+  if (buffered_ + n <= B) {
+    if (n > 0) std::memcpy(buffer_.data() + buffered_, in, n);
+    buffered_ += n;
+    return *this;
+  }
+  const auto compress = compressor<F>(k2::active_kernels());
+  if (buffered_ > 0) {
+    const std::size_t take = B - buffered_;
+    std::memcpy(buffer_.data() + buffered_, in, take);
+    compress(h_.data(), buffer_.data(), 1, t_.data(), B, 0, 0);
+    in += take;
+    n -= take;
+    buffered_ = 0;
+  }
+  if (n > B) {
+    const std::size_t blocks = (n - 1) / B;
+    compress(h_.data(), in, blocks, t_.data(), B, 0, 0);
+    in += blocks * B;
+    n -= blocks * B;
+  }
+  std::memcpy(buffer_.data(), in, n);
+  buffered_ = n;
+  return *this;
+}
+
+template <family F>
+void state<F>::finalize_into(std::uint8_t* out) const noexcept {
+  std::array<word_t<F>, 8> h = h_;
+  std::array<word_t<F>, 2> t = t_;
+  std::array<std::uint8_t, block_size<F>> last{};
+  std::memcpy(last.data(), buffer_.data(), buffered_);
+  compressor<F>(k2::active_kernels())(h.data(), last.data(), 1, t.data(),
+                                      static_cast<word_t<F>>(buffered_), ~word_t<F>{0},
+                                      last_node_ ? ~word_t<F>{0} : 0);
+  std::uint8_t bytes[8 * sizeof(word_t<F>)];
+  for (int w = 0; w < 8; ++w) store_word<F>(bytes + w * word_size<F>, h[w]);
+  std::memcpy(out, bytes, hash_length_);
+}
+
+template <family F>
+digest<F> state<F>::finalize() const noexcept {
+  std::uint8_t bytes[traits<F>::max_hash_length];
+  finalize_into(bytes);
+  return digest<F>(std::span<const std::uint8_t>(bytes, hash_length_));
+}
+
+template <family F>
+state<F>& state<F>::set_last_node(bool last) noexcept {
+  last_node_ = last;
+  return *this;
+}
+
+template <family F>
+digest<F> hash(std::span<const std::byte> input) noexcept {
+  return state<F>().update(input).finalize();
+}
+
+// ---- many messages ----
+
+namespace {
+
+// What one lane has to do for one message: an optional first block kept apart (a key block,
+// or a block that completes a state's buffer), a run of whole blocks in place, and an optional
+// last block (padded) that finalizes.
+template <family F>
+struct lane_task {
+  std::array<word_t<F>, 8> h;
+  std::array<word_t<F>, 2> t;
+  std::array<std::uint8_t, block_size<F>> lead;
+  bool has_lead = false;
+  const std::uint8_t* run = nullptr;
+  std::size_t run_blocks = 0;
+  std::array<std::uint8_t, block_size<F>> last;
+  bool has_last = false;
+  word_t<F> last_length = 0;
+  word_t<F> last_f1 = 0;
+  std::size_t index = 0;
+};
+
+template <family F>
+k2::lanes_fn<word_t<F>> many_kernel(const k2::kernels& k) {
+  if constexpr (F == family::b) {
+    return k.b_many;
+  } else {
+    return k.s_many;
+  }
+}
+
+template <family F>
+std::size_t many_lanes(const k2::kernels& k) {
+  return F == family::b ? k.b_many_lanes : k.s_many_lanes;
+}
+
+// Runs tasks through the many-message kernel, a lane taking the next task (from next(task),
+// false when there are none left) as soon as its own ends (done(task)). A lone task left runs
+// on the single-message kernel.
+template <family F, class Next, class Done>
+void run_lanes(Next&& next, Done&& done) noexcept {
+  using W = word_t<F>;
+  constexpr std::size_t B = block_size<F>;
+  const k2::kernels& k = k2::active_kernels();
+  const auto kernel = many_kernel<F>(k);
+  const std::size_t n = many_lanes<F>(k);
+  static constexpr std::uint8_t idle_block[B] = {};
+  lane_task<F> tasks[k2::max_lanes];
+  bool active[k2::max_lanes] = {};
+  bool more = true;
+  alignas(64) W h[8 * k2::max_lanes];
+  alignas(64) W t[2 * k2::max_lanes];
+  alignas(64) W increment[k2::max_lanes];
+  alignas(64) W f[2 * k2::max_lanes];
+  const std::uint8_t* blocks[k2::max_lanes];
+  const auto finish_alone = [&](lane_task<F>& task) {
+    const auto compress = compressor<F>(k);
+    if (task.has_lead) compress(task.h.data(), task.lead.data(), 1, task.t.data(), B, 0, 0);
+    compress(task.h.data(), task.run, task.run_blocks, task.t.data(), B, 0, 0);
+    if (task.has_last) {
+      compress(task.h.data(), task.last.data(), 1, task.t.data(), task.last_length, ~W{0},
+               task.last_f1);
+    }
+    done(task);
+  };
+  for (;;) {
+    std::size_t live = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      while (!active[i] && more) {
+        more = next(tasks[i]);
+        if (!more) break;
+        lane_task<F>& task = tasks[i];
+        if (!task.has_lead && task.run_blocks == 0 && !task.has_last) {
+          done(task);
+          continue;
+        }
+        active[i] = true;
+        for (int w = 0; w < 8; ++w) h[w * n + i] = task.h[w];
+        t[i] = task.t[0];
+        t[n + i] = task.t[1];
+      }
+      live += active[i] ? 1 : 0;
+    }
+    if (live == 0) return;
+    if (live == 1 && !more) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!active[i]) continue;
+        for (int w = 0; w < 8; ++w) tasks[i].h[w] = h[w * n + i];
+        tasks[i].t = {t[i], t[n + i]};
+        finish_alone(tasks[i]);
+        return;
+      }
+    }
+    // Whole runs go many blocks at a time; a lane at a lead or last block makes it one step.
+    std::size_t steps = ~std::size_t{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!active[i]) continue;
+      const lane_task<F>& task = tasks[i];
+      steps = std::min(steps, task.has_lead || task.run_blocks == 0 ? 1 : task.run_blocks);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      increment[i] = B;
+      f[i] = 0;
+      f[n + i] = 0;
+      if (!active[i]) {
+        blocks[i] = idle_block;
+        continue;
+      }
+      lane_task<F>& task = tasks[i];
+      if (task.has_lead) {
+        blocks[i] = task.lead.data();
+      } else if (task.run_blocks > 0) {
+        blocks[i] = task.run;
+      } else {
+        blocks[i] = task.last.data();
+        increment[i] = task.last_length;
+        f[i] = ~W{0};
+        f[n + i] = task.last_f1;
+      }
+    }
+    // Idle lanes read their one block again and again when steps > 1: give them stride 0 by
+    // pointing them at a lane that runs.
+    if (steps > 1) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (active[i]) continue;
+        for (std::size_t j = 0; j < n; ++j) {
+          if (active[j]) {
+            blocks[i] = blocks[j];
+            break;
+          }
+        }
+      }
+    }
+    kernel(h, blocks, B, steps, t, increment, f);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!active[i]) continue;
+      lane_task<F>& task = tasks[i];
+      bool finished = false;
+      if (task.has_lead) {
+        task.has_lead = false;
+        finished = task.run_blocks == 0 && !task.has_last;
+      } else if (task.run_blocks > 0) {
+        task.run += steps * B;
+        task.run_blocks -= steps;
+        finished = task.run_blocks == 0 && !task.has_last;
+      } else {
+        finished = true;
+      }
+      if (finished) {
+        for (int w = 0; w < 8; ++w) task.h[w] = h[w * n + i];
+        task.t = {t[i], t[n + i]};
+        active[i] = false;
+        done(task);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <family F>
+struct many_access {
+  using W = word_t<F>;
+  static constexpr std::size_t B = block_size<F>;
+
+  // A whole message from its parameters: the key block (if any), then the input, the last
+  // block finalizing.
+  static void message_task(const job<F>& j, lane_task<F>& task) {
+    const params<F> defaults;
+    const state<F> start(j.with != nullptr ? *j.with : defaults);
+    task.h = start.h_;
+    task.t = {0, 0};
+    const auto* in = reinterpret_cast<const std::uint8_t*>(j.input.data());
+    const std::size_t n = j.input.size();
+    task.has_lead = start.buffered_ > 0;
+    if (task.has_lead) task.lead = start.buffer_;
+    // The last block holds the input's last 1..B bytes; an empty input with a key has none
+    // (the key block is the last), and one without a key finalizes an empty block.
+    std::size_t last_length = n == 0 ? 0 : (n - 1) % B + 1;
+    task.run = in;
+    task.run_blocks = n == 0 ? 0 : (n - last_length) / B;
+    task.has_last = true;
+    if (n == 0 && task.has_lead) {
+      task.has_lead = false;
+      task.last = start.buffer_;
+      last_length = B;
+    } else {
+      task.last.fill(0);
+      if (last_length > 0) std::memcpy(task.last.data(), in + n - last_length, last_length);
+    }
+    task.last_length = static_cast<W>(last_length);
+    task.last_f1 = start.last_node_ ? ~W{0} : 0;
+  }
+
+  static void finish(const job<F>& j, const lane_task<F>& task) {
+    const std::size_t length =
+        j.with != nullptr ? j.with->hash_length() : traits<F>::max_hash_length;
+    std::uint8_t bytes[8 * sizeof(W)];
+    for (int w = 0; w < 8; ++w) store_word<F>(bytes + w * sizeof(W), task.h[w]);
+    *j.out = digest<F>(std::span<const std::uint8_t>(bytes, length));
+  }
+
+  // The whole blocks an update would compress: a first block completing the buffer, then
+  // blocks in place; what is left is buffered by apply().
+  static void update_task(const state<F>& s, std::span<const std::byte> input, lane_task<F>& task) {
+    task.h = s.h_;
+    task.t = s.t_;
+    task.has_last = false;
+    task.has_lead = false;
+    task.run_blocks = 0;
+    const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+    std::size_t n = input.size();
+    if (s.buffered_ + n <= B) return;
+    if (s.buffered_ > 0) {
+      const std::size_t take = B - s.buffered_;
+      task.lead = s.buffer_;
+      std::memcpy(task.lead.data() + s.buffered_, in, take);
+      task.has_lead = true;
+      in += take;
+      n -= take;
+    }
+    task.run = in;
+    task.run_blocks = n > B ? (n - 1) / B : 0;
+  }
+
+  static void apply(state<F>& s, std::span<const std::byte> input, const lane_task<F>& task) {
+    const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+    const std::size_t n = input.size();
+    s.count_ += n;
+    if (s.buffered_ + n <= B) {
+      if (n > 0) std::memcpy(s.buffer_.data() + s.buffered_, in, n);
+      s.buffered_ += n;
+      return;
+    }
+    s.h_ = task.h;
+    s.t_ = task.t;
+    const std::uint8_t* rest = task.run + task.run_blocks * B;
+    const std::size_t left = static_cast<std::size_t>(in + n - rest);
+    std::memcpy(s.buffer_.data(), rest, left);
+    s.buffered_ = left;
+  }
+};
+
+template <family F>
+void hash_many(std::span<const job<F>> jobs) noexcept {
+  std::size_t next = 0;
+  run_lanes<F>(
+      [&](lane_task<F>& task) {
+        if (next == jobs.size()) return false;
+        many_access<F>::message_task(jobs[next], task);
+        task.index = next++;
+        return true;
+      },
+      [&](const lane_task<F>& task) { many_access<F>::finish(jobs[task.index], task); });
+}
+
+template <family F>
+void update_many(std::span<state<F>* const> states,
+                 std::span<const std::span<const std::byte>> inputs) noexcept {
+  const std::size_t count = std::min(states.size(), inputs.size());
+  std::size_t next = 0;
+  run_lanes<F>(
+      [&](lane_task<F>& task) {
+        if (next == count) return false;
+        many_access<F>::update_task(*states[next], inputs[next], task);
+        task.index = next++;
+        return true;
+      },
+      [&](const lane_task<F>& task) {
+        many_access<F>::apply(*states[task.index], inputs[task.index], task);
+      });
+}
+
+// ---- BLAKE2bp and BLAKE2sp ----
+
+namespace {
+
+template <family F>
+block_fields parallel_fields(std::size_t hash_length, std::size_t key_length, std::uint64_t offset,
+                             std::uint8_t node_depth) {
+  return {
+      .digest_length = static_cast<std::uint8_t>(hash_length),
+      .key_length = static_cast<std::uint8_t>(key_length),
+      .fanout = static_cast<std::uint8_t>(traits<F>::parallel_leaves),
+      .depth = 2,
+      .leaf_length = 0,
+      .node_offset = offset,
+      .node_depth = node_depth,
+      .inner_length = static_cast<std::uint8_t>(traits<F>::max_hash_length),
+      .salt = zero_field,
+      .personal = zero_field,
+  };
+}
+
+template <family F, std::size_t Lanes>
+k2::lanes_fn<word_t<F>> leaves_kernel(const k2::kernels& k) {
+  if constexpr (F == family::b) {
+    return Lanes == 2 ? k.b_x2 : k.b_x4;
+  } else {
+    return Lanes == 4 ? k.s_x4 : k.s_x8;
+  }
+}
+
+// Compresses `stripes` stripes at `in` into leaves [first, first + Lanes) of the transposed
+// states h (of all `leaves` leaves), each leaf's blocks `leaves` blocks apart.
+template <family F, std::size_t Lanes, std::size_t Leaves>
+void compress_stripes(word_t<F>* h, word_t<F> counter[2], std::size_t first, const std::uint8_t* in,
+                      std::size_t stripes) {
+  using W = word_t<F>;
+  constexpr std::size_t B = block_size<F>;
+  alignas(64) W lane_h[8 * Lanes];
+  alignas(64) W t[2 * Lanes];
+  alignas(64) W increment[Lanes];
+  alignas(64) W f[2 * Lanes] = {};
+  const std::uint8_t* blocks[Lanes];
+  for (std::size_t i = 0; i < Lanes; ++i) {
+    for (std::size_t w = 0; w < 8; ++w) lane_h[w * Lanes + i] = h[w * Leaves + first + i];
+    t[i] = counter[0];
+    t[Lanes + i] = counter[1];
+    increment[i] = B;
+    blocks[i] = in + (first + i) * B;
+  }
+  leaves_kernel<F, Lanes>(k2::active_kernels())(lane_h, blocks, Leaves * B, stripes, t, increment,
+                                                f);
+  for (std::size_t i = 0; i < Lanes; ++i) {
+    for (std::size_t w = 0; w < 8; ++w) h[w * Leaves + first + i] = lane_h[w * Lanes + i];
+  }
+  if (first == 0) {
+    counter[0] = t[0];
+    counter[1] = t[Lanes];
+  }
+}
+
+// Below this many bytes of whole stripes, splitting the leaves between two threads costs more
+// than it saves.
+constexpr std::size_t parallel_leaves_min_size = 64u << 10;
+
+}  // namespace
+
+template <family F>
+parallel_state<F> parallel_params<F>::to_state() const noexcept {
+  return parallel_state<F>(*this);
+}
+
+template <family F>
+digest<F> parallel_params<F>::hash(std::span<const std::byte> input) const noexcept {
+  parallel_state<F> s(*this);
+  if (thread_pool* pool =
+          fastblake::detail::automatic_pool(input.size(), 2 * parallel_leaves_min_size)) {
+    s.update(input, *pool);
+  } else {
+    s.update(input);
+  }
+  return s.finalize();
+}
+
+template <family F>
+parallel_state<F>::parallel_state(const parallel_params<F>& p) noexcept
+    : hash_length_(static_cast<std::uint8_t>(p.hash_length())),
+      key_length_(static_cast<std::uint8_t>(p.key().size())) {
+  for (std::size_t i = 0; i < leaves; ++i) {
+    word_t<F> leaf[8];
+    initial_state<F>(parallel_fields<F>(hash_length_, key_length_, i, 0), leaf);
+    for (std::size_t w = 0; w < 8; ++w) h_[w * leaves + i] = leaf[w];
+  }
+  // Every leaf's first block is the key block: a stripe of them, buffered like input.
+  if (key_length_ > 0) {
+    for (std::size_t i = 0; i < leaves; ++i) {
+      std::memcpy(buffer_.data() + i * traits<F>::block_size, p.key().data(), key_length_);
+    }
+    buffered_ = stripe_size;
+  }
+}
+
+template <family F>
+parallel_state<F>& parallel_state<F>::update(std::span<const std::byte> input) noexcept {
+  return absorb(input, nullptr);
+}
+
+template <family F>
+parallel_state<F>& parallel_state<F>::update(std::span<const std::byte> input,
+                                             thread_pool& pool) noexcept {
+  return absorb(input, &pool);
+}
+
+template <family F>
+parallel_state<F>& parallel_state<F>::absorb(std::span<const std::byte> input,
+                                             thread_pool* pool) noexcept {
+  constexpr std::size_t B = traits<F>::block_size;
+  // A stripe may be compressed only when every leaf has input after it: a leaf's last block
+  // is compressed with the finalization flag. So up to `keep` bytes stay buffered.
+  constexpr std::size_t tail = (leaves - 1) * B;
+  constexpr std::size_t keep = stripe_size + tail;
+  const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+  std::size_t n = input.size();
+  count_ += n;
+  const auto stripes_into_leaves = [&](const std::uint8_t* from, std::size_t stripes) {
+    if (pool != nullptr && pool->size() > 1 && stripes * stripe_size >= parallel_leaves_min_size) {
+      word_t<F> other[2] = {t_[0], t_[1]};
+      pool->join(
+          [&] { compress_stripes<F, leaves / 2, leaves>(h_.data(), t_.data(), 0, from, stripes); },
+          [&] {
+            compress_stripes<F, leaves / 2, leaves>(h_.data(), other, leaves / 2, from, stripes);
+          });
+    } else {
+      compress_stripes<F, leaves, leaves>(h_.data(), t_.data(), 0, from, stripes);
+    }
+  };
+  while (buffered_ + n > keep) {
+    if (buffered_ == 0) {
+      const std::size_t stripes = (n - tail - 1) / stripe_size;
+      stripes_into_leaves(in, stripes);
+      in += stripes * stripe_size;
+      n -= stripes * stripe_size;
+      break;
+    }
+    if (buffered_ >= stripe_size) {
+      stripes_into_leaves(buffer_.data(), 1);
+      std::memmove(buffer_.data(), buffer_.data() + stripe_size, buffered_ - stripe_size);
+      buffered_ -= stripe_size;
+      continue;
+    }
+    const std::size_t take = stripe_size - buffered_;
+    std::memcpy(buffer_.data() + buffered_, in, take);
+    buffered_ += take;
+    in += take;
+    n -= take;
+  }
+  if (n > 0) std::memcpy(buffer_.data() + buffered_, in, n);
+  buffered_ += n;
+  return *this;
+}
+
+template <family F>
+digest<F> parallel_state<F>::finalize() const noexcept {
+  using W = word_t<F>;
+  constexpr std::size_t B = traits<F>::block_size;
+  constexpr std::size_t inner = traits<F>::max_hash_length;
+  const auto compress = compressor<F>(k2::active_kernels());
+  std::uint8_t leaf_hashes[leaves * inner];
+  for (std::size_t i = 0; i < leaves; ++i) {
+    W h[8];
+    for (std::size_t w = 0; w < 8; ++w) h[w] = h_[w * leaves + i];
+    W t[2] = {t_[0], t_[1]};
+    // The leaf's blocks left in the buffer: one, or two when a stripe's worth follows it.
+    const std::size_t at = i * B;
+    const std::size_t first = buffered_ > at ? std::min(buffered_ - at, B) : 0;
+    const std::size_t second_at = at + stripe_size;
+    const std::size_t second = buffered_ > second_at ? std::min(buffered_ - second_at, B) : 0;
+    std::array<std::uint8_t, B> last{};
+    std::size_t last_length = first;
+    const std::uint8_t* last_from = buffer_.data() + at;
+    if (second > 0) {
+      compress(h, buffer_.data() + at, 1, t, B, 0, 0);
+      last_length = second;
+      last_from = buffer_.data() + second_at;
+    }
+    std::memcpy(last.data(), last_from, last_length);
+    compress(h, last.data(), 1, t, static_cast<W>(last_length), ~W{0}, i == leaves - 1 ? ~W{0} : 0);
+    for (std::size_t w = 0; w < 8; ++w)
+      store_word<F>(leaf_hashes + i * inner + w * sizeof(W), h[w]);
+  }
+  W root[8];
+  initial_state<F>(parallel_fields<F>(hash_length_, key_length_, 0, 1), root);
+  W t[2] = {0, 0};
+  compress(root, leaf_hashes, leaves * inner / B - 1, t, B, 0, 0);
+  compress(root, leaf_hashes + leaves * inner - B, 1, t, B, ~W{0}, ~W{0});
+  std::uint8_t bytes[8 * sizeof(W)];
+  for (std::size_t w = 0; w < 8; ++w) store_word<F>(bytes + w * sizeof(W), root[w]);
+  return digest<F>(std::span<const std::uint8_t>(bytes, hash_length_));
+}
+
+// ---- BLAKE2X ----
+
+template <family F>
+xof_params<F>& xof_params<F>::hash_length(std::uint64_t bytes) {
+  check_range<F>("xof hash_length", bytes, 1, traits<F>::max_xof_length);
+  length_ = bytes;
+  return *this;
+}
+
+template <family F>
+xof_params<F>& xof_params<F>::key(std::span<const std::byte> key) {
+  root_.key(key);
+  return *this;
+}
+
+template <family F>
+xof_params<F>& xof_params<F>::salt(std::span<const std::byte> salt) {
+  root_.salt(salt);
+  return *this;
+}
+
+template <family F>
+xof_params<F>& xof_params<F>::personal(std::span<const std::byte> personal) {
+  root_.personal(personal);
+  return *this;
+}
+
+template <family F>
+xof_state<F> xof_params<F>::to_state() const noexcept {
+  return xof_state<F>(*this);
+}
+
+template <family F>
+std::vector<std::uint8_t> xof_params<F>::hash(std::span<const std::byte> input) const {
+  return xof_state<F>(*this).update(input).finalize();
+}
+
+template <family F>
+xof_state<F>::xof_state(const xof_params<F>& p) noexcept
+    : root_([&] {
+        params<F> root = p.root();
+        root.xof_length_ = static_cast<std::uint32_t>(p.hash_length());
+        return state<F>(root);
+      }()),
+      block_params_(p.root()),
+      length_(p.hash_length()) {
+  // The output blocks, as the reference implementation: the root's key length, salt and
+  // personalization; fanout and depth 0, leaf and inner length the maximum hash length.
+  block_params_.xof_length_ = static_cast<std::uint32_t>(length_);
+  block_params_.fanout_ = 0;
+  block_params_.max_depth_ = 0;
+  block_params_.max_leaf_length_ = traits<F>::max_hash_length;
+  block_params_.inner_hash_length_ = traits<F>::max_hash_length;
+  block_params_.node_depth_ = 0;
+}
+
+template <family F>
+std::vector<std::uint8_t> xof_state<F>::finalize() const {
+  std::vector<std::uint8_t> out(length_);
+  finalize(std::as_writable_bytes(std::span<std::uint8_t>(out)), 0);
+  return out;
+}
+
+template <family F>
+void xof_state<F>::finalize(std::span<std::byte> out, std::uint64_t offset) const {
+  constexpr std::size_t H = traits<F>::max_hash_length;
+  if (offset > length_ || out.size() > length_ - offset) {
+    throw std::out_of_range(std::string(family_name<F>()) +
+                            "x: output range past the output length");
+  }
+  std::uint8_t root_hash[H];
+  root_.finalize_into(root_hash);
+  auto* dest = reinterpret_cast<std::uint8_t*>(out.data());
+  std::uint64_t position = offset;
+  const std::uint64_t end = offset + out.size();
+  while (position < end) {
+    const std::uint64_t index = position / H;
+    const std::size_t block_length =
+        static_cast<std::size_t>(std::min<std::uint64_t>(H, length_ - index * H));
+    params<F> p = block_params_;
+    p.hash_length_ = block_length;
+    p.node_offset_ = index;
+    // The node hashes the root's hash, unkeyed: only the key length is in its parameters.
+    state<F> node(p, false);
+    node.update(std::span<const std::byte>(reinterpret_cast<const std::byte*>(root_hash), H));
+    std::uint8_t block[H];
+    node.finalize_into(block);
+    const std::size_t from = static_cast<std::size_t>(position - index * H);
+    const std::size_t take =
+        static_cast<std::size_t>(std::min<std::uint64_t>(block_length - from, end - position));
+    std::memcpy(dest, block + from, take);
+    dest += take;
+    position += take;
+  }
+}
+
+template class digest<family::b>;
+template class digest<family::s>;
+template class params<family::b>;
+template class params<family::s>;
+template class state<family::b>;
+template class state<family::s>;
+template class parallel_params<family::b>;
+template class parallel_params<family::s>;
+template class parallel_state<family::b>;
+template class parallel_state<family::s>;
+template class xof_params<family::b>;
+template class xof_params<family::s>;
+template class xof_state<family::b>;
+template class xof_state<family::s>;
+template digest<family::b> hash<family::b>(std::span<const std::byte>) noexcept;
+template digest<family::s> hash<family::s>(std::span<const std::byte>) noexcept;
+template void hash_many<family::b>(std::span<const job<family::b>>) noexcept;
+template void hash_many<family::s>(std::span<const job<family::s>>) noexcept;
+template void update_many<family::b>(std::span<state<family::b>* const>,
+                                     std::span<const std::span<const std::byte>>) noexcept;
+template void update_many<family::s>(std::span<state<family::s>* const>,
+                                     std::span<const std::span<const std::byte>>) noexcept;
+
+}  // namespace fastblake::blake2

@@ -1,0 +1,66 @@
+// The interface between the BLAKE2 modes (blake2.cpp) and the compression kernels.
+//
+// Each instruction-set file defines one `kernels` instance; dispatch follows the BLAKE3
+// backend in use (FASTBLAKE_BACKEND, use_backend), so both hashes always run on one backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <fastblake/config.hpp>
+
+namespace fastblake::detail::blake2 {
+
+inline constexpr std::uint64_t iv_b[8] = {
+    0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
+    0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179};
+inline constexpr std::uint32_t iv_s[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
+                                          0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
+
+/// Compresses num_blocks consecutive blocks into h. Before each block the 2-word counter t
+/// grows by `increment` (the block size for whole blocks; the input's length for the last);
+/// f0 and f1 are the finalization words of every one of them (non-zero only for a last block).
+template <class W>
+using compress_fn = void (*)(W h[8], const std::uint8_t* blocks, std::size_t num_blocks, W t[2],
+                             W increment, W f0, W f1);
+
+/// Compresses num_blocks blocks in each of n independent lanes (n fixed by the function). The
+/// states are transposed: word w of lane i is h[w * n + i]. Lane i's k-th block is at
+/// blocks[i] + k * stride. Its counter is t[i] (low word) and t[n + i] (high word) and grows
+/// by increment[i] before each block; its finalization words are f[i] and f[n + i].
+template <class W>
+using lanes_fn = void (*)(W* h, const std::uint8_t* const* blocks, std::size_t stride,
+                          std::size_t num_blocks, W* t, const W* increment, const W* f);
+
+struct kernels {
+  std::string_view name;
+  compress_fn<std::uint64_t> compress_b;
+  compress_fn<std::uint32_t> compress_s;
+  /// Two and four BLAKE2b lanes (BLAKE2bp's leaves, split between threads or not), and the
+  /// widest many-message width.
+  lanes_fn<std::uint64_t> b_x2;
+  lanes_fn<std::uint64_t> b_x4;
+  lanes_fn<std::uint64_t> b_many;
+  std::size_t b_many_lanes;
+  /// Four and eight BLAKE2s lanes (BLAKE2sp's leaves), and the widest many-message width.
+  lanes_fn<std::uint32_t> s_x4;
+  lanes_fn<std::uint32_t> s_x8;
+  lanes_fn<std::uint32_t> s_many;
+  std::size_t s_many_lanes;
+};
+
+/// The widest many-message kernel has this many lanes.
+inline constexpr std::size_t max_lanes = 16;
+
+FASTBLAKE_API extern const kernels portable;
+FASTBLAKE_API extern const kernels sse41;
+FASTBLAKE_API extern const kernels avx2;
+FASTBLAKE_API extern const kernels avx512;
+FASTBLAKE_API extern const kernels neon;
+
+/// The kernels of the backend in use (the BLAKE3 one's name); portable where that backend has
+/// no BLAKE2 kernels of its own.
+FASTBLAKE_API const kernels& active_kernels() noexcept;
+
+}  // namespace fastblake::detail::blake2
