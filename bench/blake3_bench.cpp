@@ -1,7 +1,7 @@
-// BLAKE3 throughput: one-shot hashing per backend and for the official C implementation,
-// hash_many against a loop of one-shot hashes, and serial, parallel and automatic hashing on
-// 1..N threads next to the official Rust crate's update_rayon, on the same buffers in one
-// process.
+// BLAKE3 throughput (and main(), which also registers blake2_bench.cpp's rows): one-shot hashing
+// per backend and for the official C implementation, hash_many against a loop of one-shot hashes,
+// and serial, parallel and automatic hashing on 1..N threads next to the official Rust crate's
+// update_rayon, on the same buffers in one process.
 //
 // Every row's digest is checked against the portable backend before it is timed. Run with
 // --benchmark_repetitions and --benchmark_enable_random_interleaving so that the rows being
@@ -20,6 +20,7 @@
 #include <fastblake/blake3.hpp>
 #include <fastblake/thread_pool.hpp>
 
+#include "common.hpp"
 #include "official.hpp"
 #if defined(FASTBLAKE_BENCH_RUST)
 #include "rust_refs.hpp"
@@ -36,17 +37,7 @@ constexpr std::size_t many_items = 1000;
 constexpr std::size_t thread_sizes[] = {16u << 10, 64u << 10, 128u << 10, 256u << 10, 1u << 20,
                                         4u << 20,  16u << 20, 256u << 20, 1u << 30};
 
-// One buffer for every row, 64-byte aligned, filled with a fixed pattern.
-std::span<const std::byte> input(std::size_t size) {
-  static const std::unique_ptr<std::byte[], decltype(&std::free)> buffer = [] {
-    constexpr std::size_t capacity = 1u << 30;
-    auto* p = static_cast<std::byte*>(std::aligned_alloc(64, capacity));
-    for (std::size_t i = 0; i < capacity; ++i) p[i] = static_cast<std::byte>(i * 131 % 251);
-    return std::unique_ptr<std::byte[], decltype(&std::free)>(p, &std::free);
-  }();
-  return {buffer.get(), size};
-}
-
+using fastblake::bench::input;
 using fastblake::bench::official_hash;
 
 b3::digest portable_hash(std::span<const std::byte> in) {
@@ -287,6 +278,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   best_backend();
   register_all();
+  fastblake::bench::register_blake2();
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);
   benchmark::AddCustomContext("detected_backend", std::string(fastblake::active_backend()));

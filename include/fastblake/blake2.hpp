@@ -231,15 +231,23 @@ struct job {
 };
 
 /// Hashes many independent inputs at once, several per SIMD register: each lane takes the
-/// next job as soon as its current one ends, so the lanes stay full when lengths differ.
+/// next job as soon as its current one ends, so the lanes stay full when lengths differ. Many
+/// large jobs are spread over the default thread pool's threads as well.
 template <family F>
 FASTBLAKE_API void hash_many(std::span<const job<F>> jobs) noexcept;
+/// As hash_many(jobs), on `pool`'s threads when there are enough jobs to fill their lanes.
+template <family F>
+FASTBLAKE_API void hash_many(std::span<const job<F>> jobs, thread_pool& pool) noexcept;
 
 /// Absorbs inputs[i] into *states[i] for every i, as states[i]->update(inputs[i]) but several
-/// states per SIMD register. The pointers must be distinct.
+/// states per SIMD register (and thread, as hash_many). The pointers must be distinct.
 template <family F>
 FASTBLAKE_API void update_many(std::span<state<F>* const> states,
                                std::span<const std::span<const std::byte>> inputs) noexcept;
+template <family F>
+FASTBLAKE_API void update_many(std::span<state<F>* const> states,
+                               std::span<const std::span<const std::byte>> inputs,
+                               thread_pool& pool) noexcept;
 
 // ---------------------------------------------------------------------------------------------
 // BLAKE2bp and BLAKE2sp.
@@ -392,9 +400,17 @@ inline digest hash(std::string_view input) noexcept {
   return hash(std::as_bytes(std::span<const char>(input.data(), input.size())));
 }
 inline void hash_many(std::span<const job> jobs) noexcept { blake2::hash_many(jobs); }
+inline void hash_many(std::span<const job> jobs, thread_pool& pool) noexcept {
+  blake2::hash_many(jobs, pool);
+}
 inline void update_many(std::span<state* const> states,
                         std::span<const std::span<const std::byte>> inputs) noexcept {
   blake2::update_many(states, inputs);
+}
+inline void update_many(std::span<state* const> states,
+                        std::span<const std::span<const std::byte>> inputs,
+                        thread_pool& pool) noexcept {
+  blake2::update_many(states, inputs, pool);
 }
 }  // namespace fastblake::blake2b
 
@@ -410,9 +426,17 @@ inline digest hash(std::string_view input) noexcept {
   return hash(std::as_bytes(std::span<const char>(input.data(), input.size())));
 }
 inline void hash_many(std::span<const job> jobs) noexcept { blake2::hash_many(jobs); }
+inline void hash_many(std::span<const job> jobs, thread_pool& pool) noexcept {
+  blake2::hash_many(jobs, pool);
+}
 inline void update_many(std::span<state* const> states,
                         std::span<const std::span<const std::byte>> inputs) noexcept {
   blake2::update_many(states, inputs);
+}
+inline void update_many(std::span<state* const> states,
+                        std::span<const std::span<const std::byte>> inputs,
+                        thread_pool& pool) noexcept {
+  blake2::update_many(states, inputs, pool);
 }
 }  // namespace fastblake::blake2s
 

@@ -596,34 +596,108 @@ struct many_access {
   }
 };
 
+namespace {
+
+// Below this many bytes in all, many messages stay on one thread.
+constexpr std::size_t many_parallel_min_size = 128u << 10;
+
+template <family F>
+std::size_t bytes_of(const job<F>& j) {
+  return j.input.size();
+}
+
+inline std::size_t bytes_of(std::span<const std::byte> input) { return input.size(); }
+
+// Runs run(first, last) over [0, count), split in two (at half the bytes) on the pool's threads
+// while both halves have enough messages to fill the lanes.
+template <class Item, class Run>
+void split_many(std::span<const Item> items, std::size_t first, std::size_t last, std::size_t lanes,
+                thread_pool* pool, Run&& run) {
+  std::size_t bytes = 0;
+  for (std::size_t i = first; i < last; ++i) bytes += bytes_of(items[i]);
+  if (pool == nullptr || last - first < 2 * lanes || bytes < many_parallel_min_size) {
+    run(first, last);
+    return;
+  }
+  std::size_t middle = first;
+  for (std::size_t half = 0; middle < last && 2 * half < bytes; ++middle) {
+    half += bytes_of(items[middle]);
+  }
+  middle = std::clamp(middle, first + lanes, last - lanes);
+  pool->join([&] { split_many(items, first, middle, lanes, pool, run); },
+             [&] { split_many(items, middle, last, lanes, pool, run); });
+}
+
+// The default pool when `count` messages of `bytes` in all can use it.
+template <family F, class Items>
+thread_pool* automatic_many_pool(const Items& items) {
+  std::size_t bytes = 0;
+  for (const auto& item : items) bytes += bytes_of(item);
+  return items.size() >= 2 * many_lanes<F>(k2::active_kernels())
+             ? fastblake::detail::automatic_pool(bytes, many_parallel_min_size)
+             : nullptr;
+}
+
+template <family F>
+void hash_many_on(std::span<const job<F>> jobs, thread_pool* pool) noexcept {
+  const std::size_t lanes = many_lanes<F>(k2::active_kernels());
+  split_many(jobs, 0, jobs.size(), lanes, pool, [&](std::size_t first, std::size_t last) {
+    std::size_t next = first;
+    run_lanes<F>(
+        [&](lane_task<F>& task) {
+          if (next == last) return false;
+          many_access<F>::message_task(jobs[next], task);
+          task.index = next++;
+          return true;
+        },
+        [&](const lane_task<F>& task) { many_access<F>::finish(jobs[task.index], task); });
+  });
+}
+
+template <family F>
+void update_many_on(std::span<state<F>* const> states,
+                    std::span<const std::span<const std::byte>> inputs,
+                    thread_pool* pool) noexcept {
+  const std::size_t count = std::min(states.size(), inputs.size());
+  const std::size_t lanes = many_lanes<F>(k2::active_kernels());
+  split_many(inputs.first(count), 0, count, lanes, pool, [&](std::size_t first, std::size_t last) {
+    std::size_t next = first;
+    run_lanes<F>(
+        [&](lane_task<F>& task) {
+          if (next == last) return false;
+          many_access<F>::update_task(*states[next], inputs[next], task);
+          task.index = next++;
+          return true;
+        },
+        [&](const lane_task<F>& task) {
+          many_access<F>::apply(*states[task.index], inputs[task.index], task);
+        });
+  });
+}
+
+}  // namespace
+
 template <family F>
 void hash_many(std::span<const job<F>> jobs) noexcept {
-  std::size_t next = 0;
-  run_lanes<F>(
-      [&](lane_task<F>& task) {
-        if (next == jobs.size()) return false;
-        many_access<F>::message_task(jobs[next], task);
-        task.index = next++;
-        return true;
-      },
-      [&](const lane_task<F>& task) { many_access<F>::finish(jobs[task.index], task); });
+  hash_many_on(jobs, automatic_many_pool<F>(jobs));
+}
+
+template <family F>
+void hash_many(std::span<const job<F>> jobs, thread_pool& pool) noexcept {
+  hash_many_on(jobs, &pool);
 }
 
 template <family F>
 void update_many(std::span<state<F>* const> states,
                  std::span<const std::span<const std::byte>> inputs) noexcept {
-  const std::size_t count = std::min(states.size(), inputs.size());
-  std::size_t next = 0;
-  run_lanes<F>(
-      [&](lane_task<F>& task) {
-        if (next == count) return false;
-        many_access<F>::update_task(*states[next], inputs[next], task);
-        task.index = next++;
-        return true;
-      },
-      [&](const lane_task<F>& task) {
-        many_access<F>::apply(*states[task.index], inputs[task.index], task);
-      });
+  update_many_on(states, inputs,
+                 automatic_many_pool<F>(inputs.first(std::min(states.size(), inputs.size()))));
+}
+
+template <family F>
+void update_many(std::span<state<F>* const> states,
+                 std::span<const std::span<const std::byte>> inputs, thread_pool& pool) noexcept {
+  update_many_on(states, inputs, &pool);
 }
 
 // ---- BLAKE2bp and BLAKE2sp ----
@@ -690,6 +764,16 @@ void compress_stripes(word_t<F>* h, word_t<F> counter[2], std::size_t first, con
 // than it saves.
 constexpr std::size_t parallel_leaves_min_size = 64u << 10;
 
+// Whether the kernels run fewer lanes at once than there are leaves, so that a second thread
+// would run the others. Where all of them run at once, each leaf's chain of dependent
+// operations is what bounds the speed and a second thread only adds work (docs/benchmarks.md).
+template <family F>
+bool leaves_wait() {
+  const k2::kernels& k = k2::active_kernels();
+  return (F == family::b ? k.b_simultaneous_lanes : k.s_simultaneous_lanes) <
+         traits<F>::parallel_leaves;
+}
+
 }  // namespace
 
 template <family F>
@@ -700,8 +784,10 @@ parallel_state<F> parallel_params<F>::to_state() const noexcept {
 template <family F>
 digest<F> parallel_params<F>::hash(std::span<const std::byte> input) const noexcept {
   parallel_state<F> s(*this);
-  if (thread_pool* pool =
-          fastblake::detail::automatic_pool(input.size(), 2 * parallel_leaves_min_size)) {
+  thread_pool* pool = leaves_wait<F>() ? fastblake::detail::automatic_pool(
+                                             input.size(), 2 * parallel_leaves_min_size)
+                                       : nullptr;
+  if (pool != nullptr) {
     s.update(input, *pool);
   } else {
     s.update(input);
@@ -750,7 +836,8 @@ parallel_state<F>& parallel_state<F>::absorb(std::span<const std::byte> input,
   std::size_t n = input.size();
   count_ += n;
   const auto stripes_into_leaves = [&](const std::uint8_t* from, std::size_t stripes) {
-    if (pool != nullptr && pool->size() > 1 && stripes * stripe_size >= parallel_leaves_min_size) {
+    if (pool != nullptr && pool->size() > 1 && leaves_wait<F>() &&
+        stripes * stripe_size >= parallel_leaves_min_size) {
       word_t<F> other[2] = {t_[0], t_[1]};
       pool->join(
           [&] { compress_stripes<F, leaves / 2, leaves>(h_.data(), t_.data(), 0, from, stripes); },
@@ -939,6 +1026,14 @@ template digest<family::b> hash<family::b>(std::span<const std::byte>) noexcept;
 template digest<family::s> hash<family::s>(std::span<const std::byte>) noexcept;
 template void hash_many<family::b>(std::span<const job<family::b>>) noexcept;
 template void hash_many<family::s>(std::span<const job<family::s>>) noexcept;
+template void hash_many<family::b>(std::span<const job<family::b>>, thread_pool&) noexcept;
+template void hash_many<family::s>(std::span<const job<family::s>>, thread_pool&) noexcept;
+template void update_many<family::b>(std::span<state<family::b>* const>,
+                                     std::span<const std::span<const std::byte>>,
+                                     thread_pool&) noexcept;
+template void update_many<family::s>(std::span<state<family::s>* const>,
+                                     std::span<const std::span<const std::byte>>,
+                                     thread_pool&) noexcept;
 template void update_many<family::b>(std::span<state<family::b>* const>,
                                      std::span<const std::span<const std::byte>>) noexcept;
 template void update_many<family::s>(std::span<state<family::s>* const>,

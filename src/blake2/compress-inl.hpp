@@ -116,3 +116,31 @@ void compress_lanes(typename V::word* h, const std::uint8_t* const* blocks, std:
     t[n + i] = t1[i];
   }
 }
+
+// A lanes_fn of N lanes made of kernels of V::lanes lanes, group after group (N a multiple).
+template <class V, std::size_t N>
+void compress_lane_groups(typename V::word* h, const std::uint8_t* const* blocks,
+                          std::size_t stride, std::size_t num_blocks, typename V::word* t,
+                          const typename V::word* increment, const typename V::word* f) {
+  using W = typename V::word;
+  constexpr std::size_t n = V::lanes;
+  for (std::size_t first = 0; first < N; first += n) {
+    alignas(64) W group_h[8 * n];
+    alignas(64) W group_t[2 * n];
+    alignas(64) W group_f[2 * n];
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t w = 0; w < 8; ++w) group_h[w * n + i] = h[w * N + first + i];
+      group_t[i] = t[first + i];
+      group_t[n + i] = t[N + first + i];
+      group_f[i] = f[first + i];
+      group_f[n + i] = f[N + first + i];
+    }
+    compress_lanes<V>(group_h, blocks + first, stride, num_blocks, group_t, increment + first,
+                      group_f);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t w = 0; w < 8; ++w) h[w * N + first + i] = group_h[w * n + i];
+      t[first + i] = group_t[i];
+      t[N + first + i] = group_t[n + i];
+    }
+  }
+}

@@ -43,11 +43,15 @@ struct kernels {
   lanes_fn<std::uint64_t> b_x4;
   lanes_fn<std::uint64_t> b_many;
   std::size_t b_many_lanes;
+  /// How many BLAKE2b lanes run at once (in one register): where fewer than a kernel's lanes,
+  /// the rest wait, and threads can run them instead.
+  std::size_t b_simultaneous_lanes;
   /// Four and eight BLAKE2s lanes (BLAKE2sp's leaves), and the widest many-message width.
   lanes_fn<std::uint32_t> s_x4;
   lanes_fn<std::uint32_t> s_x8;
   lanes_fn<std::uint32_t> s_many;
   std::size_t s_many_lanes;
+  std::size_t s_simultaneous_lanes;
 };
 
 /// The widest many-message kernel has this many lanes.

@@ -261,6 +261,41 @@ TEST_P(Blake2Backends, ManyMessagesOfMixedLengthsAndParameters) {
   }
 }
 
+TEST_P(Blake2Backends, ManyMessagesOnThreads) {
+  random_source rng(test_seed() + 24);
+  std::vector<std::vector<std::byte>> inputs;
+  for (int i = 0; i < 70; ++i) inputs.push_back(rng.bytes(rng.below(9000)));
+  for (std::size_t threads : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    thread_pool pool(threads);
+    std::vector<blake2b::digest> out_b(inputs.size());
+    std::vector<blake2s::digest> out_s(inputs.size());
+    std::vector<blake2b::job> jobs_b;
+    std::vector<blake2s::job> jobs_s;
+    std::vector<blake2b::state> states;
+    std::vector<blake2b::state*> pointers;
+    std::vector<std::span<const std::byte>> spans;
+    states.reserve(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      jobs_b.push_back({inputs[i], &out_b[i]});
+      jobs_s.push_back({inputs[i], &out_s[i]});
+      states.push_back(blake2b::state().update(inputs[(i + 1) % inputs.size()]));
+      spans.emplace_back(inputs[i]);
+    }
+    for (auto& s : states) pointers.push_back(&s);
+    blake2b::hash_many(jobs_b, pool);
+    blake2s::hash_many(jobs_s, pool);
+    blake2b::update_many(pointers, spans, pool);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      EXPECT_EQ(out_b[i], blake2b::hash(inputs[i]));
+      EXPECT_EQ(out_s[i], blake2s::hash(inputs[i]));
+      EXPECT_EQ(
+          states[i].finalize(),
+          blake2b::state().update(inputs[(i + 1) % inputs.size()]).update(inputs[i]).finalize());
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(, Blake2Backends, ::testing::ValuesIn(backend_names()),
                          [](const ::testing::TestParamInfo<std::string>& backend) {
                            return backend.param;

@@ -1,0 +1,39 @@
+// The avx2 BLAKE2 kernels. AVX2: four BLAKE2b or eight BLAKE2s lanes per 256-bit register; two and
+// four in 128-bit ones. One message at a time runs the scalar kernel: it beats rows of words in
+// vectors on the x86-64 cores measured (docs/blake2-kernels.md).
+#include <immintrin.h>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "blake2/kernels.hpp"
+#include "common/compiler.hpp"
+#include "common/endian.hpp"
+
+namespace fastblake::detail::blake2 {
+namespace {
+
+#include "blake2/compress-inl.hpp"
+#include "blake2/scalar-inl.hpp"
+#include "blake2/x86_lanes-inl.hpp"
+
+}  // namespace
+
+const kernels avx2 = {
+    .name = "avx2",
+    .compress_b = compress_scalar<scalar_b>,
+    .compress_s = compress_scalar<scalar_s>,
+    .b_x2 = compress_lanes<lanes_b128>,
+    .b_x4 = compress_lanes<lanes_b256>,
+    .b_many = compress_lanes<lanes_b256>,
+    .b_many_lanes = 4,
+    .b_simultaneous_lanes = 4,
+    .s_x4 = compress_lanes<lanes_s128>,
+    .s_x8 = compress_lanes<lanes_s256>,
+    .s_many = compress_lanes<lanes_s256>,
+    .s_many_lanes = 8,
+    .s_simultaneous_lanes = 8,
+};
+
+}  // namespace fastblake::detail::blake2

@@ -1,0 +1,41 @@
+// The avx512 BLAKE2 kernels. AVX-512: the AVX2 lanes with every rotation one instruction (VL).
+// One message at a time runs as rows of words in vectors, with AVX-512VL's rotations and
+// two-source permutes (avx512_rows-inl.hpp).
+#include <immintrin.h>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "blake2/kernels.hpp"
+#include "common/compiler.hpp"
+#include "common/endian.hpp"
+
+namespace fastblake::detail::blake2 {
+namespace {
+
+#include "blake2/compress-inl.hpp"
+#include "blake2/scalar-inl.hpp"
+#include "blake2/x86_lanes-inl.hpp"
+// After the above: it uses their sigma and advance.
+#include "blake2/avx512_rows-inl.hpp"
+
+}  // namespace
+
+const kernels avx512 = {
+    .name = "avx512",
+    .compress_b = compress_rows_b,
+    .compress_s = compress_rows_s,
+    .b_x2 = compress_lanes<lanes_b128>,
+    .b_x4 = compress_lanes<lanes_b256>,
+    .b_many = compress_lanes<lanes_b256>,
+    .b_many_lanes = 4,
+    .b_simultaneous_lanes = 4,
+    .s_x4 = compress_lanes<lanes_s128>,
+    .s_x8 = compress_lanes<lanes_s256>,
+    .s_many = compress_lanes<lanes_s256>,
+    .s_many_lanes = 8,
+    .s_simultaneous_lanes = 8,
+};
+
+}  // namespace fastblake::detail::blake2

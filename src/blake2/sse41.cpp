@@ -1,0 +1,39 @@
+// The sse41 BLAKE2 kernels. SSE4.1: two BLAKE2b or four BLAKE2s lanes per 128-bit register (four
+// and eight in two groups). One message at a time runs the scalar kernel: it beats rows of words in
+// vectors on the x86-64 cores measured (docs/blake2-kernels.md).
+#include <immintrin.h>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "blake2/kernels.hpp"
+#include "common/compiler.hpp"
+#include "common/endian.hpp"
+
+namespace fastblake::detail::blake2 {
+namespace {
+
+#include "blake2/compress-inl.hpp"
+#include "blake2/scalar-inl.hpp"
+#include "blake2/x86_lanes-inl.hpp"
+
+}  // namespace
+
+const kernels sse41 = {
+    .name = "sse41",
+    .compress_b = compress_scalar<scalar_b>,
+    .compress_s = compress_scalar<scalar_s>,
+    .b_x2 = compress_lanes<lanes_b128>,
+    .b_x4 = compress_lane_groups<lanes_b128, 4>,
+    .b_many = compress_lane_groups<lanes_b128, 4>,
+    .b_many_lanes = 4,
+    .b_simultaneous_lanes = 2,
+    .s_x4 = compress_lanes<lanes_s128>,
+    .s_x8 = compress_lane_groups<lanes_s128, 8>,
+    .s_many = compress_lane_groups<lanes_s128, 8>,
+    .s_many_lanes = 8,
+    .s_simultaneous_lanes = 4,
+};
+
+}  // namespace fastblake::detail::blake2
