@@ -1,0 +1,109 @@
+// The neon BLAKE2 kernels (AArch64 Advanced SIMD): two BLAKE2b or four BLAKE2s lanes per 128-bit
+// register (four and eight in two groups); one message at a time runs the scalar kernel.
+#include <arm_neon.h>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "blake2/kernels.hpp"
+#include "common/compiler.hpp"
+#include "common/endian.hpp"
+
+// The message loads below read words as they lie in memory: little-endian only.
+static_assert(std::endian::native == std::endian::little, "the neon kernels are little-endian");
+
+namespace fastblake::detail::blake2 {
+namespace {
+
+#include "blake2/compress-inl.hpp"
+#include "blake2/scalar-inl.hpp"
+
+// Rotations right: shift left, then shift right and insert (SRI) the rest; 32-bit halves of a
+// 64-bit word, and 16-bit halves of a 32-bit one, swap with one reversal.
+struct lanes_b_neon {
+  using word = std::uint64_t;
+  using reg = uint64x2_t;
+  static constexpr std::size_t lanes = 2;
+  static constexpr int rounds = 12;
+  static constexpr const std::uint64_t* iv = iv_b;
+  static reg add(reg a, reg b) { return vaddq_u64(a, b); }
+  static reg xor_(reg a, reg b) { return veorq_u64(a, b); }
+  static reg set1(word w) { return vdupq_n_u64(w); }
+  static reg load(const word* p) { return vld1q_u64(p); }
+  static void store(word* p, reg v) { vst1q_u64(p, v); }
+  template <int N>
+  static reg rotr(reg x) {
+    return vsriq_n_u64(vshlq_n_u64(x, 64 - N), x, N);
+  }
+  static reg rot1(reg x) { return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(x))); }
+  static reg rot2(reg x) { return rotr<24>(x); }
+  static reg rot3(reg x) { return rotr<16>(x); }
+  static reg rot4(reg x) { return rotr<63>(x); }
+  static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
+    for (int k = 0; k < 8; ++k) {
+      const reg r0 = vreinterpretq_u64_u8(vld1q_u8(blocks[0] + offset + 16 * k));
+      const reg r1 = vreinterpretq_u64_u8(vld1q_u8(blocks[1] + offset + 16 * k));
+      m[2 * k] = vzip1q_u64(r0, r1);
+      m[2 * k + 1] = vzip2q_u64(r0, r1);
+    }
+  }
+};
+
+struct lanes_s_neon {
+  using word = std::uint32_t;
+  using reg = uint32x4_t;
+  static constexpr std::size_t lanes = 4;
+  static constexpr int rounds = 10;
+  static constexpr const std::uint32_t* iv = iv_s;
+  static reg add(reg a, reg b) { return vaddq_u32(a, b); }
+  static reg xor_(reg a, reg b) { return veorq_u32(a, b); }
+  static reg set1(word w) { return vdupq_n_u32(w); }
+  static reg load(const word* p) { return vld1q_u32(p); }
+  static void store(word* p, reg v) { vst1q_u32(p, v); }
+  template <int N>
+  static reg rotr(reg x) {
+    return vsriq_n_u32(vshlq_n_u32(x, 32 - N), x, N);
+  }
+  static reg rot1(reg x) { return vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(x))); }
+  static reg rot2(reg x) { return rotr<12>(x); }
+  static reg rot3(reg x) { return rotr<8>(x); }
+  static reg rot4(reg x) { return rotr<7>(x); }
+  // A 4 x 4 transpose of 32-bit words for each quarter of the blocks.
+  static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
+    for (int k = 0; k < 4; ++k) {
+      reg r[4];
+      for (int i = 0; i < 4; ++i)
+        r[i] = vreinterpretq_u32_u8(vld1q_u8(blocks[i] + offset + 16 * k));
+      const reg t0 = vzip1q_u32(r[0], r[1]);
+      const reg t1 = vzip2q_u32(r[0], r[1]);
+      const reg t2 = vzip1q_u32(r[2], r[3]);
+      const reg t3 = vzip2q_u32(r[2], r[3]);
+      const auto wide = [](reg v) { return vreinterpretq_u64_u32(v); };
+      m[4 * k] = vreinterpretq_u32_u64(vzip1q_u64(wide(t0), wide(t2)));
+      m[4 * k + 1] = vreinterpretq_u32_u64(vzip2q_u64(wide(t0), wide(t2)));
+      m[4 * k + 2] = vreinterpretq_u32_u64(vzip1q_u64(wide(t1), wide(t3)));
+      m[4 * k + 3] = vreinterpretq_u32_u64(vzip2q_u64(wide(t1), wide(t3)));
+    }
+  }
+};
+
+}  // namespace
+
+const kernels neon = {
+    .name = "neon",
+    .compress_b = compress_scalar<scalar_b>,
+    .compress_s = compress_scalar<scalar_s>,
+    .b_x2 = compress_lanes<lanes_b_neon>,
+    .b_x4 = compress_lane_groups<lanes_b_neon, 4>,
+    .b_many = compress_lane_groups<lanes_b_neon, 4>,
+    .b_many_lanes = 4,
+    .b_simultaneous_lanes = 2,
+    .s_x4 = compress_lanes<lanes_s_neon>,
+    .s_x8 = compress_lane_groups<lanes_s_neon, 8>,
+    .s_many = compress_lane_groups<lanes_s_neon, 8>,
+    .s_many_lanes = 8,
+    .s_simultaneous_lanes = 4,
+};
+
+}  // namespace fastblake::detail::blake2
