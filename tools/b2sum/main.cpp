@@ -1,0 +1,849 @@
+// b2sum: a drop-in for GNU coreutils' b2sum (Debian 12's, 9.1), on fastblake.
+//
+// Output, messages and exit statuses follow GNU byte for byte (checked against Debian's b2sum by
+// tests/cli/b2sum_test.py), options are parsed by the C library's getopt_long as GNU's are, and
+// messages name the program by argv[0] as GNU's do. Beyond GNU: -a/--algorithm (as the BLAKE2
+// reference's b2sum), -j/--jobs and --num-threads.
+#include <fcntl.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake2.hpp>
+#include <fastblake/config.hpp>
+#include <fastblake/thread_pool.hpp>
+
+namespace {
+
+const char* program = "b2sum";
+bool utf8_locale = false;
+
+// ---- messages ----
+
+// gnulib's quote(): 'x' or, in a UTF-8 locale, ‘x’.
+std::string quote(std::string_view s) {
+  std::string q = utf8_locale ? "\xe2\x80\x98" : "'";
+  q.append(s);
+  q.append(utf8_locale ? "\xe2\x80\x99" : "'");
+  return q;
+}
+
+bool printable_ascii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
+
+// Whether a UTF-8 locale would print bytes [i, i + n) as one character (a valid multibyte
+// sequence); n is set to its length.
+bool utf8_character(std::string_view s, std::size_t i, std::size_t& n) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+  if (n == 0 || c > 0xf4 || i + n > s.size()) return false;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+  }
+  return true;
+}
+
+// gnulib's quotef() (shell-escape quoting, colons quoted too), as GNU prints file names in
+// messages: names that a shell would read as they are stay bare; others are quoted, with
+// characters that cannot be printed as $'\n'-style escapes.
+std::string quotef(std::string_view s) {
+  constexpr std::string_view safe_anywhere =
+      "%+,-./0123456789=@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz";
+  bool needs_quotes = s.empty();
+  bool has_single_quote = false;
+  bool unprintable = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    if (c == '\'') {
+      has_single_quote = true;
+      needs_quotes = true;
+    } else if (c >= 0x80 && utf8_locale && utf8_character(s, i, n)) {
+      i += n - 1;
+    } else if (!printable_ascii(c)) {
+      unprintable = true;
+      needs_quotes = true;
+    } else if ((c == '#' || c == '~') && i == 0) {
+      needs_quotes = true;
+    } else if (safe_anywhere.find(static_cast<char>(c)) == std::string_view::npos) {
+      needs_quotes = true;
+    }
+  }
+  if (!needs_quotes) return std::string(s);
+  // A single quote and nothing a shell expands inside double quotes: "it's".
+  if (has_single_quote && !unprintable && s.find_first_of("\"$`\\!") == std::string_view::npos) {
+    std::string q = "\"";
+    q.append(s);
+    q.append("\"");
+    return q;
+  }
+  std::string q = "'";
+  bool in_dollar = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    const bool multibyte = c >= 0x80 && utf8_locale && utf8_character(s, i, n);
+    if (!multibyte && !printable_ascii(c)) {
+      if (!in_dollar) {
+        q.append("'$'");
+        in_dollar = true;
+      }
+      switch (c) {
+        case '\a':
+          q.append("\\a");
+          break;
+        case '\b':
+          q.append("\\b");
+          break;
+        case '\f':
+          q.append("\\f");
+          break;
+        case '\n':
+          q.append("\\n");
+          break;
+        case '\r':
+          q.append("\\r");
+          break;
+        case '\t':
+          q.append("\\t");
+          break;
+        case '\v':
+          q.append("\\v");
+          break;
+        default: {
+          char octal[5];
+          std::snprintf(octal, sizeof octal, "\\%03o", c);
+          q.append(octal);
+        }
+      }
+      continue;
+    }
+    if (in_dollar) {
+      q.append("''");
+      in_dollar = false;
+    }
+    if (c == '\'') {
+      q.append("'\\''");
+    } else if (multibyte) {
+      q.append(s.substr(i, n));
+      i += n - 1;
+    } else {
+      q.push_back(static_cast<char>(c));
+    }
+  }
+  q.append(in_dollar ? "'" : "'");
+  // '...'$'\n''' leaves an empty pair at the end; GNU drops it.
+  if (q.size() >= 2 && q.compare(q.size() - 2, 2, "''") == 0 && in_dollar) q.resize(q.size() - 2);
+  return q;
+}
+
+void message(const std::string& text) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s\n", program, text.c_str());
+}
+
+[[noreturn]] void usage_error(const std::string& text) {
+  if (!text.empty()) message(text);
+  std::fprintf(stderr, "Try '%s --help' for more information.\n", program);
+  std::exit(EXIT_FAILURE);
+}
+
+[[noreturn]] void fatal(const std::string& text) {
+  message(text);
+  std::exit(EXIT_FAILURE);
+}
+
+void print_help() {
+  std::printf(
+      "Usage: %s [OPTION]... [FILE]...\n"
+      "Print or check BLAKE2b (512-bit) checksums.\n"
+      "\n"
+      "With no FILE, or when FILE is -, read standard input.\n"
+      "\n"
+      "Mandatory arguments to long options are mandatory for short options too.\n"
+      "  -a, --algorithm=NAME  blake2b (the default), blake2s, blake2bp or blake2sp\n"
+      "  -b, --binary          read in binary mode\n"
+      "  -c, --check           read checksums from the FILEs and check them\n"
+      "  -j, --jobs=N          hash up to N files at once, printing in argument order\n"
+      "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
+      "                          the blake2 algorithm and must be a multiple of 8\n"
+      "      --num-threads=N   threads for the leaves of blake2bp and blake2sp\n"
+      "      --tag             create a BSD-style checksum\n"
+      "  -t, --text            read in text mode (default)\n"
+      "  -z, --zero            end each output line with NUL, not newline,\n"
+      "                          and disable file name escaping\n"
+      "\n"
+      "The following five options are useful only when verifying checksums:\n"
+      "      --ignore-missing  don't fail or report status for missing files\n"
+      "      --quiet           don't print OK for each successfully verified file\n"
+      "      --status          don't output anything, status code shows success\n"
+      "      --strict          exit non-zero for improperly formatted checksum lines\n"
+      "  -w, --warn            warn about improperly formatted checksum lines\n"
+      "\n"
+      "      --help        display this help and exit\n"
+      "      --version     output version information and exit\n"
+      "\n"
+      "The sums are computed as described in RFC 7693.\n"
+      "When checking, the input should be a former output of this program.\n"
+      "The default mode is to print a line with: checksum, a space,\n"
+      "a character indicating input mode ('*' for binary, ' ' for text\n"
+      "or where binary is insignificant), and name for each FILE.\n"
+      "\n"
+      "Note: There is no difference between binary mode and text mode on GNU systems.\n"
+      "\n"
+      "GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n"
+      "Report any translation bugs to <https://translationproject.org/team/>\n"
+      "Full documentation <https://www.gnu.org/software/coreutils/b2sum>\n"
+      "or available locally via: info '(coreutils) b2sum invocation'\n",
+      program);
+}
+
+void print_version() {
+  std::printf("b2sum (fastblake) %s\nCompatible with GNU coreutils b2sum 9.1. Backend: %s.\n",
+              FASTBLAKE_VERSION_STRING, std::string(fastblake::active_backend()).c_str());
+}
+
+// ---- hashing ----
+
+namespace b2 = fastblake::blake2;
+
+enum class algorithm { blake2b, blake2s, blake2bp, blake2sp };
+
+struct algorithm_info {
+  std::string_view option;  // as -a takes it
+  std::string_view tag;     // as --tag prints it
+  std::size_t max_bytes;
+};
+
+constexpr algorithm_info algorithms[] = {
+    {"blake2b", "BLAKE2b", 64},
+    {"blake2s", "BLAKE2s", 32},
+    {"blake2bp", "BLAKE2bp", 64},
+    {"blake2sp", "BLAKE2sp", 32},
+};
+
+const algorithm_info& info(algorithm a) { return algorithms[static_cast<int>(a)]; }
+
+// One hash in progress, of any of the algorithms.
+class digester {
+ public:
+  digester(algorithm a, std::size_t bytes) {
+    switch (a) {
+      case algorithm::blake2b:
+        state_ = b2::params<b2::family::b>().hash_length(bytes).to_state();
+        break;
+      case algorithm::blake2s:
+        state_ = b2::params<b2::family::s>().hash_length(bytes).to_state();
+        break;
+      case algorithm::blake2bp:
+        state_ = b2::parallel_params<b2::family::b>().hash_length(bytes).to_state();
+        break;
+      case algorithm::blake2sp:
+        state_ = b2::parallel_params<b2::family::s>().hash_length(bytes).to_state();
+        break;
+    }
+  }
+  void update(std::span<const std::byte> data, fastblake::thread_pool* pool) {
+    std::visit(
+        [&](auto& s) {
+          if constexpr (requires { s.update(data, *pool); }) {
+            if (pool != nullptr) {
+              s.update(data, *pool);
+              return;
+            }
+          }
+          s.update(data);
+        },
+        state_);
+  }
+  std::string hex() const {
+    return std::visit([](const auto& s) { return s.finalize().to_hex(); }, state_);
+  }
+
+ private:
+  std::variant<b2::state<b2::family::b>, b2::state<b2::family::s>,
+               b2::parallel_state<b2::family::b>, b2::parallel_state<b2::family::s>>
+      state_;
+};
+
+struct settings {
+  algorithm algo = algorithm::blake2b;
+  std::size_t bytes = 64;
+  bool tag = false;
+  bool binary = false;
+  char delimiter = '\n';
+  fastblake::thread_pool* leaf_pool = nullptr;
+};
+
+ssize_t read_some(int fd, std::byte* buffer, std::size_t size) {
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, size);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+// Reads fd to its end into d; returns 0 or the errno of the failure. Reading the next buffer
+// overlaps hashing this one when `io` has a second thread: BLAKE2 on one message is one core's
+// chain of dependent operations, and the copy from the page cache then costs nothing.
+int hash_descriptor(int fd, digester& d, const settings& s, fastblake::thread_pool* io) {
+  constexpr std::size_t buffer_size = 256u << 10;
+  static thread_local std::unique_ptr<std::byte[]> buffers;
+  if (!buffers) buffers.reset(new std::byte[2 * buffer_size]);
+  std::byte* current = buffers.get();
+  std::byte* next = buffers.get() + buffer_size;
+  ssize_t have = read_some(fd, current, buffer_size);
+  while (have > 0) {
+    const std::span<const std::byte> data(current, static_cast<std::size_t>(have));
+    ssize_t got = 0;
+    int read_errno = 0;
+    const auto read_next = [&] {
+      got = read_some(fd, next, buffer_size);
+      read_errno = got < 0 ? errno : 0;
+    };
+    if (io != nullptr && io->size() > 1 && data.size() == buffer_size) {
+      io->join([&] { d.update(data, s.leaf_pool); }, read_next);
+    } else {
+      d.update(data, s.leaf_pool);
+      read_next();
+    }
+    if (got < 0) return read_errno;
+    std::swap(current, next);
+    have = got;
+  }
+  return have < 0 ? errno : 0;
+}
+
+struct result {
+  std::string hex;
+  int error = 0;
+};
+
+result hash_named(const std::string& name, const settings& s, fastblake::thread_pool* io) {
+  digester d(s.algo, s.bytes);
+  if (name == "-") {
+    const int e = hash_descriptor(STDIN_FILENO, d, s, io);
+    return {e == 0 ? d.hex() : "", e};
+  }
+  int fd;
+  do {
+    fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return {"", errno};
+  posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  const int e = hash_descriptor(fd, d, s, io);
+  ::close(fd);
+  return {e == 0 ? d.hex() : "", e};
+}
+
+// ---- output ----
+
+// GNU escapes a name that holds a backslash, newline or carriage return (the line then starts
+// with a backslash); never with --zero.
+bool needs_escape(std::string_view name, char delimiter) {
+  return delimiter == '\n' && name.find_first_of("\\\n\r") != std::string_view::npos;
+}
+
+std::string escaped(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    switch (c) {
+      case '\\':
+        out.append("\\\\");
+        break;
+      case '\n':
+        out.append("\\n");
+        break;
+      case '\r':
+        out.append("\\r");
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+void print_sum(const settings& s, const std::string& name, const std::string& hex) {
+  const bool escape = needs_escape(name, s.delimiter);
+  const std::string shown = escape ? escaped(name) : name;
+  std::string line;
+  if (escape) line.push_back('\\');
+  if (s.tag) {
+    line.append(info(s.algo).tag);
+    if (s.bytes != info(s.algo).max_bytes) line.append("-").append(std::to_string(8 * s.bytes));
+    line.append(" (").append(shown).append(") = ").append(hex);
+  } else {
+    line.append(hex).append(" ").append(s.binary ? "*" : " ").append(shown);
+  }
+  line.push_back(s.delimiter);
+  std::fwrite(line.data(), 1, line.size(), stdout);
+}
+
+// ---- checking ----
+
+struct check_options {
+  bool ignore_missing = false;
+  bool quiet = false;
+  bool status = false;
+  bool strict = false;
+  bool warn = false;
+};
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool all_hex(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return hex_value(c) >= 0; });
+}
+
+// Undoes escaped(); false for a backslash before anything but \\, n or r.
+bool unescape(std::string_view s, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\') {
+      out.push_back(s[i]);
+      continue;
+    }
+    if (++i == s.size()) return false;
+    switch (s[i]) {
+      case '\\':
+        out.push_back('\\');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+struct parsed_line {
+  std::string hex;
+  std::string name;
+  algorithm algo;
+  std::size_t bytes;
+};
+
+// One line of a checksum file, plain ("HEX  NAME", "HEX *NAME") or tagged
+// ("BLAKE2b-256 (NAME) = HEX"). -l, when given, fixes the length the line must have; tagged
+// lines name their algorithm and length, plain ones take the length of their hex.
+std::optional<parsed_line> parse_line(std::string_view line, const settings& s,
+                                      std::size_t length_option) {
+  std::size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  const bool escape = i < line.size() && line[i] == '\\';
+  if (escape) ++i;
+  std::string_view rest = line.substr(i);
+  parsed_line p{"", "", s.algo, 0};
+  // Tagged: the algorithm's name, an optional -BITS, " (".
+  for (const algorithm_info& a : algorithms) {
+    if (rest.substr(0, a.tag.size()) != a.tag) continue;
+    std::string_view after = rest.substr(a.tag.size());
+    std::size_t bits = 8 * a.max_bytes;
+    if (!after.empty() && after[0] == '-') {
+      std::size_t k = 1;
+      bits = 0;
+      while (k < after.size() && after[k] >= '0' && after[k] <= '9' && bits <= 8 * a.max_bytes) {
+        bits = bits * 10 + static_cast<std::size_t>(after[k] - '0');
+        ++k;
+      }
+      if (k == 1 || bits == 0 || bits % 8 != 0 || bits > 8 * a.max_bytes) return std::nullopt;
+      after = after.substr(k);
+    }
+    if (after.substr(0, 2) != " (") continue;
+    const std::string_view body = after.substr(2);
+    const std::size_t close = body.rfind(") = ");
+    if (close == std::string_view::npos) return std::nullopt;
+    const std::string_view hex = body.substr(close + 4);
+    p.algo = static_cast<algorithm>(&a - algorithms);
+    if (p.algo != s.algo) return std::nullopt;
+    p.bytes = bits / 8;
+    if (hex.size() != 2 * p.bytes || !all_hex(hex)) return std::nullopt;
+    if (length_option != 0 && length_option != p.bytes) return std::nullopt;
+    p.hex.assign(hex);
+    if (escape ? !unescape(body.substr(0, close), p.name)
+               : (p.name.assign(body.substr(0, close)), false)) {
+      return std::nullopt;
+    }
+    return p;
+  }
+  // Plain: hex digits, a space, a space or '*', the name.
+  std::size_t n = 0;
+  while (n < rest.size() && hex_value(rest[n]) >= 0) ++n;
+  if (n == 0 || n % 2 != 0 || n > 2 * info(s.algo).max_bytes) return std::nullopt;
+  if (length_option != 0 && n != 2 * length_option) return std::nullopt;
+  if (n + 2 > rest.size() || rest[n] != ' ' || (rest[n + 1] != ' ' && rest[n + 1] != '*')) {
+    return std::nullopt;
+  }
+  const std::string_view name = rest.substr(n + 2);
+  if (name.empty()) return std::nullopt;
+  p.hex.assign(rest.substr(0, n));
+  p.bytes = n / 2;
+  if (escape) {
+    if (!unescape(name, p.name)) return std::nullopt;
+  } else {
+    p.name.assign(name);
+  }
+  return p;
+}
+
+std::string lowercase(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// Verdicts escape a name only for a newline (GNU 9.1 prints backslashes and carriage returns as
+// they are there), but then all three.
+void print_verdict(const std::string& name, const char* verdict) {
+  const bool escape = name.find('\n') != std::string::npos;
+  std::string line;
+  if (escape) line.push_back('\\');
+  line.append(escape ? escaped(name) : name).append(": ").append(verdict).push_back('\n');
+  std::fwrite(line.data(), 1, line.size(), stdout);
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  std::string s = std::to_string(n);
+  s.append(" ").append(n == 1 ? one : many);
+  return s;
+}
+
+// Checks one checksum file; returns whether everything in it passed.
+bool check_file(const std::string& list, const settings& s, std::size_t length_option,
+                const check_options& o, fastblake::thread_pool* io) {
+  std::FILE* in = list == "-" ? stdin : std::fopen(list.c_str(), "r");
+  if (in == nullptr) {
+    message(quotef(list) + ": " + std::strerror(errno));
+    return false;
+  }
+  std::size_t line_number = 0;
+  std::size_t malformed = 0;
+  std::size_t unreadable = 0;
+  std::size_t mismatched = 0;
+  std::size_t well_formed = 0;
+  bool verified_any = false;
+  char* buffer = nullptr;
+  std::size_t capacity = 0;
+  ssize_t length;
+  while ((length = ::getline(&buffer, &capacity, in)) > 0) {
+    ++line_number;
+    std::string_view line(buffer, static_cast<std::size_t>(length));
+    if (line[0] == '#') continue;
+    if (line.back() == '\n') line.remove_suffix(1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    const auto parsed = parse_line(line, s, length_option);
+    if (!parsed) {
+      ++malformed;
+      if (o.warn) {
+        message(quotef(list) + ": " + std::to_string(line_number) + ": improperly formatted " +
+                std::string(info(s.algo).tag) + " checksum line");
+      }
+      continue;
+    }
+    ++well_formed;
+    settings file_settings = s;
+    file_settings.bytes = parsed->bytes;
+    const result r = hash_named(parsed->name, file_settings, io);
+    if (r.error != 0) {
+      if (o.ignore_missing && r.error == ENOENT) continue;
+      message(quotef(parsed->name) + ": " + std::strerror(r.error));
+      ++unreadable;
+      if (!o.status) print_verdict(parsed->name, "FAILED open or read");
+      continue;
+    }
+    verified_any = true;
+    if (lowercase(parsed->hex) != r.hex) {
+      ++mismatched;
+      if (!o.status) print_verdict(parsed->name, "FAILED");
+    } else if (!o.status && !o.quiet) {
+      print_verdict(parsed->name, "OK");
+    }
+  }
+  const bool read_error = std::ferror(in) != 0;
+  const int read_errno = errno;
+  std::free(buffer);
+  if (in != stdin) std::fclose(in);
+  if (read_error) {
+    message(quotef(list) + ": " + std::strerror(read_errno));
+    return false;
+  }
+  if (well_formed == 0) {
+    message(quotef(list) + ": no properly formatted checksum lines found");
+    return false;
+  }
+  if (!o.status) {
+    if (malformed > 0) {
+      message("WARNING: " +
+              plural(malformed, "line is improperly formatted", "lines are improperly formatted"));
+    }
+    if (unreadable > 0) {
+      message("WARNING: " + plural(unreadable, "listed file could not be read",
+                                   "listed files could not be read"));
+    }
+    if (mismatched > 0) {
+      message("WARNING: " + plural(mismatched, "computed checksum did NOT match",
+                                   "computed checksums did NOT match"));
+    }
+    if (o.ignore_missing && !verified_any) message(quotef(list) + ": no file was verified");
+  }
+  return mismatched == 0 && unreadable == 0 && (!o.strict || malformed == 0) &&
+         (!o.ignore_missing || verified_any);
+}
+
+std::optional<std::size_t> parse_count(const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (*text < '0' || *text > '9' || *end != '\0' || errno != 0 || v == 0 || v > 1024) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(v);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') program = argv[0];
+  std::setlocale(LC_ALL, "");
+  utf8_locale = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+
+  enum long_only {
+    tag_option = 256,
+    ignore_missing_option,
+    quiet_option,
+    status_option,
+    strict_option,
+    help_option,
+    version_option,
+    num_threads_option
+  };
+  static const struct option long_options[] = {
+      {"algorithm", required_argument, nullptr, 'a'},
+      {"binary", no_argument, nullptr, 'b'},
+      {"check", no_argument, nullptr, 'c'},
+      {"ignore-missing", no_argument, nullptr, ignore_missing_option},
+      {"jobs", required_argument, nullptr, 'j'},
+      {"length", required_argument, nullptr, 'l'},
+      {"num-threads", required_argument, nullptr, num_threads_option},
+      {"quiet", no_argument, nullptr, quiet_option},
+      {"status", no_argument, nullptr, status_option},
+      {"text", no_argument, nullptr, 't'},
+      {"warn", no_argument, nullptr, 'w'},
+      {"strict", no_argument, nullptr, strict_option},
+      {"tag", no_argument, nullptr, tag_option},
+      {"zero", no_argument, nullptr, 'z'},
+      {"help", no_argument, nullptr, help_option},
+      {"version", no_argument, nullptr, version_option},
+      {nullptr, 0, nullptr, 0},
+  };
+  settings s;
+  check_options o;
+  bool check = false;
+  int binary = -1;  // -1: not given; 0: --text; 1: --binary
+  const char* length_text = nullptr;
+  std::size_t jobs = 1;
+  std::size_t leaf_threads = 0;
+  const char* algorithm_text = nullptr;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "a:bcj:l:twz", long_options, nullptr)) != -1) {
+    switch (opt) {
+      case 'a':
+        algorithm_text = optarg;
+        break;
+      case 'b':
+        binary = 1;
+        break;
+      case 'c':
+        check = true;
+        break;
+      case 'j': {
+        const auto n = parse_count(optarg);
+        if (!n) fatal("invalid number of jobs: " + quote(optarg));
+        jobs = *n;
+        break;
+      }
+      case 'l':
+        length_text = optarg;
+        break;
+      case 't':
+        binary = 0;
+        break;
+      case 'w':
+        o.warn = true;
+        break;
+      case 'z':
+        s.delimiter = '\0';
+        break;
+      case tag_option:
+        s.tag = true;
+        break;
+      case ignore_missing_option:
+        o.ignore_missing = true;
+        break;
+      case quiet_option:
+        o.quiet = true;
+        break;
+      case status_option:
+        o.status = true;
+        break;
+      case strict_option:
+        o.strict = true;
+        break;
+      case num_threads_option: {
+        const auto n = parse_count(optarg);
+        if (!n) fatal("invalid number of threads: " + quote(optarg));
+        leaf_threads = *n;
+        break;
+      }
+      case help_option:
+        print_help();
+        return std::fflush(stdout) == 0 ? 0 : 1;
+      case version_option:
+        print_version();
+        return std::fflush(stdout) == 0 ? 0 : 1;
+      default:
+        usage_error("");
+    }
+  }
+  if (algorithm_text != nullptr) {
+    const auto* found =
+        std::find_if(std::begin(algorithms), std::end(algorithms),
+                     [&](const algorithm_info& a) { return a.option == algorithm_text; });
+    if (found == std::end(algorithms)) {
+      usage_error("invalid algorithm: " + quote(algorithm_text) +
+                  " (blake2b, blake2s, blake2bp or blake2sp)");
+    }
+    s.algo = static_cast<algorithm>(found - algorithms);
+  }
+  s.bytes = info(s.algo).max_bytes;
+  std::size_t length_option = 0;  // bytes; 0: not given
+  if (length_text != nullptr) {
+    char* end = nullptr;
+    errno = 0;
+    const char* digits = length_text;
+    while (*digits == ' ' || *digits == '\t') ++digits;
+    const unsigned long long bits = std::strtoull(digits, &end, 10);
+    if (*digits < '0' || *digits > '9' || *end != '\0' || errno != 0) {
+      fatal("invalid length: " + quote(length_text));
+    }
+    if (bits % 8 != 0) {
+      message("invalid length: " + quote(length_text));
+      fatal("length is not a multiple of 8");
+    }
+    if (bits > 8 * info(s.algo).max_bytes) {
+      message("invalid length: " + quote(length_text));
+      fatal("maximum digest length for " + quote(info(s.algo).tag) + " is " +
+            std::to_string(8 * info(s.algo).max_bytes) + " bits");
+    }
+    if (bits != 0) {
+      length_option = static_cast<std::size_t>(bits / 8);
+      s.bytes = length_option;
+    }
+  }
+  if (s.tag && binary == 0) usage_error("--tag does not support --text mode");
+  if (s.delimiter != '\n' && check) {
+    usage_error("the --zero option is not supported when verifying checksums");
+  }
+  if (s.tag && check) usage_error("the --tag option is meaningless when verifying checksums");
+  if (binary >= 0 && check) {
+    usage_error("the --binary and --text options are meaningless when verifying checksums");
+  }
+  if (o.ignore_missing && !check) {
+    usage_error("the --ignore-missing option is meaningful only when verifying checksums");
+  }
+  if (o.status && !check) {
+    usage_error("the --status option is meaningful only when verifying checksums");
+  }
+  if (o.warn && !check)
+    usage_error("the --warn option is meaningful only when verifying checksums");
+  if (o.quiet && !check) {
+    usage_error("the --quiet option is meaningful only when verifying checksums");
+  }
+  if (o.strict && !check) {
+    usage_error("the --strict option is meaningful only when verifying checksums");
+  }
+  s.binary = binary == 1 || (s.tag && binary < 0);
+
+  std::vector<std::string> files(argv + optind, argv + argc);
+  if (files.empty()) files.emplace_back("-");
+
+  // A thread to read ahead while one hashes; more when -j or --num-threads asks.
+  fastblake::thread_pool io(std::max<std::size_t>(2, jobs));
+  std::unique_ptr<fastblake::thread_pool> leaves;
+  if (leaf_threads > 1) {
+    leaves = std::make_unique<fastblake::thread_pool>(leaf_threads);
+    s.leaf_pool = leaves.get();
+  }
+
+  bool ok = true;
+  if (check) {
+    for (const std::string& list : files) ok = check_file(list, s, length_option, o, &io) && ok;
+  } else {
+    const auto report = [&](const std::string& name, const result& r) {
+      if (r.error != 0) {
+        message(quotef(name) + ": " + std::strerror(r.error));
+        ok = false;
+      } else {
+        print_sum(s, name, r.hex);
+      }
+    };
+    if (jobs > 1) {
+      // Batches of files hashed at once, printed in order; standard input on its own.
+      std::size_t i = 0;
+      while (i < files.size()) {
+        std::size_t end = i;
+        while (end < files.size() && end - i < 64 * jobs && files[end] != "-") ++end;
+        if (end == i) {
+          report(files[i], hash_named(files[i], s, &io));
+          ++i;
+          continue;
+        }
+        std::vector<result> results(end - i);
+        const auto spread = [&](auto& self, std::size_t from, std::size_t to) -> void {
+          if (to - from == 1) {
+            results[from - i] = hash_named(files[from], s, nullptr);
+            return;
+          }
+          const std::size_t middle = from + (to - from) / 2;
+          io.join([&] { self(self, from, middle); }, [&] { self(self, middle, to); });
+        };
+        spread(spread, i, end);
+        for (std::size_t k = i; k < end; ++k) report(files[k], results[k - i]);
+        i = end;
+      }
+    } else {
+      for (const std::string& name : files) report(name, hash_named(name, s, &io));
+    }
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    message(std::string("write error: ") + std::strerror(errno));
+    return EXIT_FAILURE;
+  }
+  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}
