@@ -48,6 +48,7 @@ def main(path):
     if sizes:
         one_shot_tables(medians, backends, sizes)
     threads_table(medians)
+    blake2_tables(medians)
 
 
 def one_shot_tables(medians, backends, sizes):
@@ -147,6 +148,70 @@ def threads_table(medians):
             text = [f"{v:.2f}" if v else "-" for v in (serial, auto, par)]
             text += [f"{a / serial:.2f}x" if a and serial else "-" for a in (auto, par)]
             print(f"| {human(size)} | " + " | ".join(text) + " |")
+
+
+
+
+def blake2_tables(medians):
+    """BLAKE2 variants per backend next to the references, and hash_many."""
+    for variant, refs in (("blake2b", ["openssl", "libsodium", "libb2", "rust"]),
+                          ("blake2s", ["openssl", "libb2", "rust"]),
+                          ("blake2bp", ["libb2", "rust"]),
+                          ("blake2sp", ["libb2", "rust"])):
+        names = [n for n in medians if n.startswith(variant + "/")]
+        if not names:
+            continue
+        sizes = sorted({int(n.split("/")[-1]) for n in names})
+        impls = []
+        for n in names:
+            impl = n.split("/")[1]
+            if impl not in impls and impl not in refs:
+                impls.append(impl)
+        refs = [r for r in refs if any(n.split("/")[1] == r for n in names)]
+        print(f"\n{variant}, one thread unless named, GB/s (median), and fastblake's best over the "
+              "fastest reference:\n")
+        print("| input | " + " | ".join(impls + refs) + " | best / fastest reference |")
+        print("|---" * (len(impls) + len(refs) + 2) + "|")
+        for size in sizes:
+            def value(impl):
+                row = medians.get(f"{variant}/{impl}/{size}")
+                return gbps(row) if row else None
+            ours = [value(i) for i in impls]
+            theirs = [value(r) for r in refs]
+            best = max([v for v in ours if v] or [0])
+            fastest = max([v for v in theirs if v] or [0])
+            ratio = f"**{best / fastest:.2f}x**" if best and fastest else "-"
+            cells = [f"{v:.2f}" if v else "-" for v in ours + theirs]
+            print(f"| {human(size)} | " + " | ".join(cells) + f" | {ratio} |")
+    for family in ("blake2b_many", "blake2s_many"):
+        names = [n for n in medians if n.startswith(family + "/")]
+        if not names:
+            continue
+        shapes = []
+        impls = []
+        for n in names:
+            _, impl, count, total = n.split("/")
+            if (count, total) not in shapes:
+                shapes.append((count, total))
+            if impl not in impls:
+                impls.append(impl)
+        ours = [i for i in impls if i != "rust"]
+        print(f"\n{family}: many inputs at once, GB/s (median), and the best backend over the "
+              "Rust crate's hash_many:\n")
+        print("| inputs | " + " | ".join(ours) + " | rust | best / rust |")
+        print("|---" * (len(ours) + 3) + "|")
+        for count, total in sorted(shapes, key=lambda s: (int(s[1]), int(s[0][1:]))):
+            def value(impl):
+                row = medians.get(f"{family}/{impl}/{count}/{total}")
+                return gbps(row) if row else None
+            cells = [value(i) for i in ours]
+            rust = value("rust")
+            best = max([v for v in cells if v] or [0])
+            ratio = f"**{best / rust:.2f}x**" if best and rust else "-"
+            label = f"{count[1:]} x {human(int(total) // int(count[1:]))}"
+            rust_cell = f"{rust:.2f}" if rust else "-"
+            print(f"| {label} | " + " | ".join(f"{v:.2f}" if v else "-" for v in cells)
+                  + f" | {rust_cell} | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -153,6 +153,10 @@ class FASTBLAKE_API params {
   friend class state;
   template <family>
   friend class xof_state;
+  template <family>
+  friend struct many_access;
+  // IV xor the parameter block.
+  void initial_words(typename traits<F>::word h[8]) const noexcept;
   static std::span<const std::byte> as_span(std::string_view s) noexcept {
     return std::as_bytes(std::span<const char>(s.data(), s.size()));
   }

@@ -267,21 +267,26 @@ template <family F>
 state<F>::state(const params<F>& p) noexcept : state(p, true) {}
 
 template <family F>
+void params<F>::initial_words(typename traits<F>::word h[8]) const noexcept {
+  const block_fields fields{
+      .digest_length = static_cast<std::uint8_t>(hash_length_),
+      .key_length = static_cast<std::uint8_t>(key_length_),
+      .fanout = fanout_,
+      .depth = max_depth_,
+      .leaf_length = max_leaf_length_,
+      .node_offset = node_offset_ | (std::uint64_t{xof_length_} << 32),
+      .node_depth = node_depth_,
+      .inner_length = inner_hash_length_,
+      .salt = salt_.data(),
+      .personal = personal_.data(),
+  };
+  initial_state<F>(fields, h);
+}
+
+template <family F>
 state<F>::state(const params<F>& p, bool absorb_key) noexcept
     : hash_length_(static_cast<std::uint8_t>(p.hash_length_)), last_node_(p.last_node_) {
-  const block_fields fields{
-      .digest_length = static_cast<std::uint8_t>(p.hash_length_),
-      .key_length = static_cast<std::uint8_t>(p.key_length_),
-      .fanout = p.fanout_,
-      .depth = p.max_depth_,
-      .leaf_length = p.max_leaf_length_,
-      .node_offset = p.node_offset_ | (std::uint64_t{p.xof_length_} << 32),
-      .node_depth = p.node_depth_,
-      .inner_length = p.inner_hash_length_,
-      .salt = p.salt_.data(),
-      .personal = p.personal_.data(),
-  };
-  initial_state<F>(fields, h_.data());
+  p.initial_words(h_.data());
   // The key, zero-padded to a block, is the first block; it stays buffered like any last block.
   if (p.key_length_ > 0 && absorb_key) {
     std::memcpy(buffer_.data(), p.key_.data(), p.key_length_);
@@ -521,30 +526,43 @@ struct many_access {
   // A whole message from its parameters: the key block (if any), then the input, the last
   // block finalizing.
   static void message_task(const job<F>& j, lane_task<F>& task) {
-    const params<F> defaults;
-    const state<F> start(j.with != nullptr ? *j.with : defaults);
-    task.h = start.h_;
+    // The default parameters' starting words, worked out once.
+    static const std::array<W, 8> default_words = [] {
+      std::array<W, 8> h;
+      params<F>().initial_words(h.data());
+      return h;
+    }();
+    std::size_t key_length = 0;
+    if (j.with != nullptr) {
+      j.with->initial_words(task.h.data());
+      key_length = j.with->key_length_;
+    } else {
+      task.h = default_words;
+    }
     task.t = {0, 0};
     const auto* in = reinterpret_cast<const std::uint8_t*>(j.input.data());
     const std::size_t n = j.input.size();
-    task.has_lead = start.buffered_ > 0;
-    if (task.has_lead) task.lead = start.buffer_;
-    // The last block holds the input's last 1..B bytes; an empty input with a key has none
-    // (the key block is the last), and one without a key finalizes an empty block.
+    // The key block comes first. The last block holds the input's last 1..B bytes; an empty
+    // input with a key has none (the key block is the last), and one without a key finalizes
+    // an empty block.
+    std::array<std::uint8_t, B>& key_block = n == 0 ? task.last : task.lead;
+    task.has_lead = key_length > 0 && n > 0;
+    if (key_length > 0) {
+      key_block.fill(0);
+      std::memcpy(key_block.data(), j.with->key_.data(), key_length);
+    }
     std::size_t last_length = n == 0 ? 0 : (n - 1) % B + 1;
     task.run = in;
     task.run_blocks = n == 0 ? 0 : (n - last_length) / B;
     task.has_last = true;
-    if (n == 0 && task.has_lead) {
-      task.has_lead = false;
-      task.last = start.buffer_;
+    if (n == 0 && key_length > 0) {
       last_length = B;
     } else {
-      task.last.fill(0);
-      if (last_length > 0) std::memcpy(task.last.data(), in + n - last_length, last_length);
+      std::memcpy(task.last.data(), in + n - last_length, last_length);
+      std::memset(task.last.data() + last_length, 0, B - last_length);
     }
     task.last_length = static_cast<W>(last_length);
-    task.last_f1 = start.last_node_ ? ~W{0} : 0;
+    task.last_f1 = j.with != nullptr && j.with->last_node() ? ~W{0} : 0;
   }
 
   static void finish(const job<F>& j, const lane_task<F>& task) {
@@ -878,35 +896,58 @@ digest<F> parallel_state<F>::finalize() const noexcept {
   using W = word_t<F>;
   constexpr std::size_t B = traits<F>::block_size;
   constexpr std::size_t inner = traits<F>::max_hash_length;
-  const auto compress = compressor<F>(k2::active_kernels());
+  const k2::kernels& k = k2::active_kernels();
+  const auto lanes = leaves_kernel<F, leaves>(k);
+  alignas(64) W h[8 * leaves];
+  alignas(64) W t[2 * leaves];
+  alignas(64) W increment[leaves];
+  alignas(64) W f[2 * leaves] = {};
+  const std::uint8_t* blocks[leaves];
+  std::copy(h_.begin(), h_.end(), h);
+  for (std::size_t i = 0; i < leaves; ++i) {
+    t[i] = t_[0];
+    t[leaves + i] = t_[1];
+    increment[i] = B;
+    blocks[i] = buffer_.data() + i * B;
+  }
+  // Each leaf has one or two blocks left in the buffer (two when a stripe's worth follows its
+  // first). The first blocks of those with two go through the lanes together; the lanes of the
+  // others run on a copy that is thrown away.
+  if (buffered_ > stripe_size) {
+    alignas(64) W before[8 * leaves];
+    std::copy(h, h + 8 * leaves, before);
+    lanes(h, blocks, 0, 1, t, increment, f);
+    for (std::size_t i = 0; i < leaves; ++i) {
+      if (buffered_ > stripe_size + i * B) continue;
+      for (std::size_t w = 0; w < 8; ++w) h[w * leaves + i] = before[w * leaves + i];
+      t[i] = t_[0];
+      t[leaves + i] = t_[1];
+    }
+  }
+  // The last blocks, zero-padded, finalize every leaf at once; the last leaf is the last node.
+  alignas(64) std::uint8_t last[leaves * B] = {};
+  for (std::size_t i = 0; i < leaves; ++i) {
+    const std::size_t at = buffered_ > stripe_size + i * B ? stripe_size + i * B : i * B;
+    const std::size_t length = buffered_ > at ? std::min(buffered_ - at, B) : 0;
+    std::memcpy(last + i * B, buffer_.data() + at, length);
+    blocks[i] = last + i * B;
+    increment[i] = static_cast<W>(length);
+    f[i] = ~W{0};
+    f[leaves + i] = i == leaves - 1 ? ~W{0} : 0;
+  }
+  lanes(h, blocks, 0, 1, t, increment, f);
   std::uint8_t leaf_hashes[leaves * inner];
   for (std::size_t i = 0; i < leaves; ++i) {
-    W h[8];
-    for (std::size_t w = 0; w < 8; ++w) h[w] = h_[w * leaves + i];
-    W t[2] = {t_[0], t_[1]};
-    // The leaf's blocks left in the buffer: one, or two when a stripe's worth follows it.
-    const std::size_t at = i * B;
-    const std::size_t first = buffered_ > at ? std::min(buffered_ - at, B) : 0;
-    const std::size_t second_at = at + stripe_size;
-    const std::size_t second = buffered_ > second_at ? std::min(buffered_ - second_at, B) : 0;
-    std::array<std::uint8_t, B> last{};
-    std::size_t last_length = first;
-    const std::uint8_t* last_from = buffer_.data() + at;
-    if (second > 0) {
-      compress(h, buffer_.data() + at, 1, t, B, 0, 0);
-      last_length = second;
-      last_from = buffer_.data() + second_at;
+    for (std::size_t w = 0; w < 8; ++w) {
+      store_word<F>(leaf_hashes + i * inner + w * sizeof(W), h[w * leaves + i]);
     }
-    std::memcpy(last.data(), last_from, last_length);
-    compress(h, last.data(), 1, t, static_cast<W>(last_length), ~W{0}, i == leaves - 1 ? ~W{0} : 0);
-    for (std::size_t w = 0; w < 8; ++w)
-      store_word<F>(leaf_hashes + i * inner + w * sizeof(W), h[w]);
   }
+  const auto compress = compressor<F>(k);
   W root[8];
   initial_state<F>(parallel_fields<F>(hash_length_, key_length_, 0, 1), root);
-  W t[2] = {0, 0};
-  compress(root, leaf_hashes, leaves * inner / B - 1, t, B, 0, 0);
-  compress(root, leaf_hashes + leaves * inner - B, 1, t, B, ~W{0}, ~W{0});
+  W counter[2] = {0, 0};
+  compress(root, leaf_hashes, leaves * inner / B - 1, counter, B, 0, 0);
+  compress(root, leaf_hashes + leaves * inner - B, 1, counter, B, ~W{0}, ~W{0});
   std::uint8_t bytes[8 * sizeof(W)];
   for (std::size_t w = 0; w < 8; ++w) store_word<F>(bytes + w * sizeof(W), root[w]);
   return digest<F>(std::span<const std::uint8_t>(bytes, hash_length_));
