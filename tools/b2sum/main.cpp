@@ -32,16 +32,17 @@ namespace {
 
 const char* program = "b2sum";
 bool utf8_locale = false;
+// Whether standard input was read: GNU then closes it at exit and reports a failure.
+bool stdin_used = false;
+// Bytes given to standard output (ftell cannot tell on a pipe).
+std::size_t bytes_written = 0;
+
+void output(std::string_view bytes) {
+  bytes_written += bytes.size();
+  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+}
 
 // ---- messages ----
-
-// gnulib's quote(): 'x' or, in a UTF-8 locale, ‘x’.
-std::string quote(std::string_view s) {
-  std::string q = utf8_locale ? "\xe2\x80\x98" : "'";
-  q.append(s);
-  q.append(utf8_locale ? "\xe2\x80\x99" : "'");
-  return q;
-}
 
 bool printable_ascii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
 
@@ -57,97 +58,114 @@ bool utf8_character(std::string_view s, std::size_t i, std::size_t& n) {
   return true;
 }
 
-// gnulib's quotef() (shell-escape quoting, colons quoted too), as GNU prints file names in
-// messages: names that a shell would read as they are stay bare; others are quoted, with
-// characters that cannot be printed as $'\n'-style escapes.
-std::string quotef(std::string_view s) {
-  constexpr std::string_view safe_anywhere =
-      "%+,-./0123456789=@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz";
-  bool needs_quotes = s.empty();
-  bool has_single_quote = false;
-  bool unprintable = false;
+// The C escape of a byte that cannot be printed: \n, \t, ... or three octal digits.
+std::string c_escape(unsigned char c) {
+  switch (c) {
+    case '\a':
+      return "\\a";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\v':
+      return "\\v";
+    default: {
+      char octal[5];
+      std::snprintf(octal, sizeof octal, "\\%03o", c);
+      return octal;
+    }
+  }
+}
+
+// gnulib's quote() (locale quoting): 'x' in C escapes or, in a UTF-8 locale, ‘x’.
+std::string quote(std::string_view s) {
+  std::string q = utf8_locale ? "\xe2\x80\x98" : "'";
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::size_t n = 0;
-    if (c == '\'') {
-      has_single_quote = true;
-      needs_quotes = true;
-    } else if (c >= 0x80 && utf8_locale && utf8_character(s, i, n)) {
+    if (c >= 0x80 && utf8_locale && utf8_character(s, i, n)) {
+      q.append(s.substr(i, n));
       i += n - 1;
-    } else if (!printable_ascii(c)) {
-      unprintable = true;
-      needs_quotes = true;
-    } else if ((c == '#' || c == '~') && i == 0) {
-      needs_quotes = true;
-    } else if (safe_anywhere.find(static_cast<char>(c)) == std::string_view::npos) {
-      needs_quotes = true;
+    } else if (c == '\\') {
+      q.append("\\\\");
+    } else if (c == '\'' && !utf8_locale) {
+      q.append("\\'");
+    } else if (printable_ascii(c)) {
+      q.push_back(static_cast<char>(c));
+    } else {
+      q.append(c_escape(c));
     }
   }
+  q.append(utf8_locale ? "\xe2\x80\x99" : "'");
+  return q;
+}
+
+// gnulib's quotef() (shell-escape quoting, colons quoted too), as GNU prints file names in
+// messages: names a shell would read as they are stay bare; others go in single quotes (double
+// quotes when a single quote is their only special character), with bytes that cannot be
+// printed as $'\n'-style escapes between the quoted runs.
+std::string quotef(std::string_view s) {
+  constexpr std::string_view bare =
+      "%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz";
+  const auto shown_as_is = [&](std::size_t i, std::size_t& n) {
+    n = 1;
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) return utf8_locale && utf8_character(s, i, n);
+    return printable_ascii(c);
+  };
+  bool needs_quotes = s.empty();
+  bool only_single_quotes = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    std::size_t n = 1;
+    if (bare.find(c) != std::string_view::npos) continue;
+    if ((c == '#' || c == '~') && i > 0) continue;
+    if ((c == '{' || c == '}') && s.size() > 1) continue;
+    if (static_cast<unsigned char>(c) >= 0x80 && shown_as_is(i, n)) {
+      i += n - 1;
+      continue;
+    }
+    needs_quotes = true;
+    if (c != '\'') only_single_quotes = false;
+  }
   if (!needs_quotes) return std::string(s);
-  // A single quote and nothing a shell expands inside double quotes: "it's".
-  if (has_single_quote && !unprintable && s.find_first_of("\"$`\\!") == std::string_view::npos) {
+  if (only_single_quotes && !s.empty()) {
     std::string q = "\"";
     q.append(s);
     q.append("\"");
     return q;
   }
   std::string q = "'";
-  bool in_dollar = false;
+  bool quoted_run_open = true;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    const bool multibyte = c >= 0x80 && utf8_locale && utf8_character(s, i, n);
-    if (!multibyte && !printable_ascii(c)) {
-      if (!in_dollar) {
-        q.append("'$'");
-        in_dollar = true;
-      }
-      switch (c) {
-        case '\a':
-          q.append("\\a");
-          break;
-        case '\b':
-          q.append("\\b");
-          break;
-        case '\f':
-          q.append("\\f");
-          break;
-        case '\n':
-          q.append("\\n");
-          break;
-        case '\r':
-          q.append("\\r");
-          break;
-        case '\t':
-          q.append("\\t");
-          break;
-        case '\v':
-          q.append("\\v");
-          break;
-        default: {
-          char octal[5];
-          std::snprintf(octal, sizeof octal, "\\%03o", c);
-          q.append(octal);
-        }
-      }
+    std::size_t n = 1;
+    if (!shown_as_is(i, n)) {
+      q.append(quoted_run_open ? "'$'" : "$'");
+      while (i < s.size() && !shown_as_is(i, n))
+        q.append(c_escape(static_cast<unsigned char>(s[i++])));
+      q.append("'");
+      quoted_run_open = false;
+      --i;
       continue;
     }
-    if (in_dollar) {
-      q.append("''");
-      in_dollar = false;
+    if (!quoted_run_open) {
+      q.append("'");
+      quoted_run_open = true;
     }
-    if (c == '\'') {
+    if (s[i] == '\'') {
       q.append("'\\''");
-    } else if (multibyte) {
+    } else {
       q.append(s.substr(i, n));
       i += n - 1;
-    } else {
-      q.push_back(static_cast<char>(c));
     }
   }
-  q.append(in_dollar ? "'" : "'");
-  // '...'$'\n''' leaves an empty pair at the end; GNU drops it.
-  if (q.size() >= 2 && q.compare(q.size() - 2, 2, "''") == 0 && in_dollar) q.resize(q.size() - 2);
+  if (quoted_run_open) q.append("'");
   return q;
 }
 
@@ -168,6 +186,7 @@ void message(const std::string& text) {
 }
 
 void print_help() {
+  bytes_written += 1;
   std::printf(
       "Usage: %s [OPTION]... [FILE]...\n"
       "Print or check BLAKE2b (512-bit) checksums.\n"
@@ -213,6 +232,7 @@ void print_help() {
 }
 
 void print_version() {
+  bytes_written += 1;
   std::printf("b2sum (fastblake) %s\nCompatible with GNU coreutils b2sum 9.1. Backend: %s.\n",
               FASTBLAKE_VERSION_STRING, std::string(fastblake::active_backend()).c_str());
 }
@@ -335,6 +355,7 @@ struct result {
 result hash_named(const std::string& name, const settings& s, fastblake::thread_pool* io) {
   digester d(s.algo, s.bytes);
   if (name == "-") {
+    stdin_used = true;
     const int e = hash_descriptor(STDIN_FILENO, d, s, io);
     return {e == 0 ? d.hex() : "", e};
   }
@@ -390,7 +411,7 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
     line.append(hex).append(" ").append(s.binary ? "*" : " ").append(shown);
   }
   line.push_back(s.delimiter);
-  std::fwrite(line.data(), 1, line.size(), stdout);
+  output(line);
 }
 
 // ---- checking ----
@@ -443,70 +464,94 @@ bool unescape(std::string_view s, std::string& out) {
 struct parsed_line {
   std::string hex;
   std::string name;
-  algorithm algo;
   std::size_t bytes;
 };
 
-// One line of a checksum file, plain ("HEX  NAME", "HEX *NAME") or tagged
-// ("BLAKE2b-256 (NAME) = HEX"). -l, when given, fixes the length the line must have; tagged
-// lines name their algorithm and length, plain ones take the length of their hex.
-std::optional<parsed_line> parse_line(std::string_view line, const settings& s,
-                                      std::size_t length_option) {
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// Plain lines name their file after the hex and one blank, with a mode character (' ' or '*')
+// before the name unless the line is in the "reversed BSD" form; as GNU, the first line
+// decides which form every later line (of every checksum file) must take.
+enum class plain_form { undecided, with_mode, reversed };
+plain_form form = plain_form::undecided;
+
+// The C string at the start of s: up to its first NUL.
+std::string_view c_string(std::string_view s) { return s.substr(0, s.find('\0')); }
+
+// One line of a checksum file (without its line end) as GNU parses it: plain ("HEX  NAME",
+// "HEX *NAME", "HEX NAME"), the digest length taken from the hex, or tagged ("BLAKE2b[-BITS]
+// (NAME) = HEX", also without the space, as OpenSSL writes it). As in GNU's C, a NUL inside the
+// line ends the name and the hex there, and is refused inside an escaped name.
+std::optional<parsed_line> parse_line(std::string_view line, const settings& s) {
+  const std::size_t max_bytes = info(s.algo).max_bytes;
   std::size_t i = 0;
-  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  while (i < line.size() && is_blank(line[i])) ++i;
   const bool escape = i < line.size() && line[i] == '\\';
   if (escape) ++i;
-  std::string_view rest = line.substr(i);
-  parsed_line p{"", "", s.algo, 0};
-  // Tagged: the algorithm's name, an optional -BITS, " (".
-  for (const algorithm_info& a : algorithms) {
-    if (rest.substr(0, a.tag.size()) != a.tag) continue;
-    std::string_view after = rest.substr(a.tag.size());
-    std::size_t bits = 8 * a.max_bytes;
-    if (!after.empty() && after[0] == '-') {
-      std::size_t k = 1;
-      bits = 0;
-      while (k < after.size() && after[k] >= '0' && after[k] <= '9' && bits <= 8 * a.max_bytes) {
-        bits = bits * 10 + static_cast<std::size_t>(after[k] - '0');
-        ++k;
+  const auto name_of = [&](std::string_view raw, std::string& out) {
+    if (!escape) {
+      out.assign(c_string(raw));
+      return true;
+    }
+    return raw.find('\0') == std::string_view::npos && unescape(raw, out);
+  };
+  parsed_line p{"", "", 0};
+  const std::string_view tag = info(s.algo).tag;
+  if (line.substr(i, tag.size()) == tag) {
+    std::size_t k = i + tag.size();
+    // GNU skips whatever follows the name up to a blank, '-' or '(' (BLAKE2bp reads as BLAKE2b).
+    while (k < line.size() && line[k] != '\0' && !is_blank(line[k]) && line[k] != '-' &&
+           line[k] != '(') {
+      ++k;
+    }
+    std::size_t bits = 8 * max_bytes;
+    if (k < line.size() && line[k] == '-') {
+      // The length as strtoumax reads it: blanks, a sign, a 0x or 0 prefix.
+      const std::string number(c_string(line.substr(k + 1)));
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long v = std::strtoull(number.c_str(), &end, 0);
+      if (end == number.c_str() || errno != 0 || v == 0 || v % 8 != 0 || v > 8 * max_bytes ||
+          number.find('-') < static_cast<std::size_t>(end - number.c_str())) {
+        return std::nullopt;
       }
-      if (k == 1 || bits == 0 || bits % 8 != 0 || bits > 8 * a.max_bytes) return std::nullopt;
-      after = after.substr(k);
+      bits = static_cast<std::size_t>(v);
+      k += 1 + static_cast<std::size_t>(end - number.c_str());
     }
-    if (after.substr(0, 2) != " (") continue;
-    const std::string_view body = after.substr(2);
-    const std::size_t close = body.rfind(") = ");
-    if (close == std::string_view::npos) return std::nullopt;
-    const std::string_view hex = body.substr(close + 4);
-    p.algo = static_cast<algorithm>(&a - algorithms);
-    if (p.algo != s.algo) return std::nullopt;
-    p.bytes = bits / 8;
-    if (hex.size() != 2 * p.bytes || !all_hex(hex)) return std::nullopt;
-    if (length_option != 0 && length_option != p.bytes) return std::nullopt;
-    p.hex.assign(hex);
-    if (escape ? !unescape(body.substr(0, close), p.name)
-               : (p.name.assign(body.substr(0, close)), false)) {
-      return std::nullopt;
+    if (k < line.size() && line[k] == ' ') ++k;
+    if (k < line.size() && line[k] == '(') {
+      const std::string_view body = line.substr(k + 1);
+      const std::size_t close = body.rfind(')');
+      if (close == std::string_view::npos) return std::nullopt;
+      std::size_t h = close + 1;
+      while (h < body.size() && is_blank(body[h])) ++h;
+      if (h == body.size() || body[h] != '=') return std::nullopt;
+      ++h;
+      while (h < body.size() && is_blank(body[h])) ++h;
+      const std::string_view hex = c_string(body.substr(h));
+      p.bytes = bits / 8;
+      if (hex.size() != 2 * p.bytes || !all_hex(hex)) return std::nullopt;
+      if (!name_of(body.substr(0, close), p.name)) return std::nullopt;
+      p.hex.assign(hex);
+      return p;
     }
-    return p;
   }
-  // Plain: hex digits, a space, a space or '*', the name.
   std::size_t n = 0;
-  while (n < rest.size() && hex_value(rest[n]) >= 0) ++n;
-  if (n == 0 || n % 2 != 0 || n > 2 * info(s.algo).max_bytes) return std::nullopt;
-  if (length_option != 0 && n != 2 * length_option) return std::nullopt;
-  if (n + 2 > rest.size() || rest[n] != ' ' || (rest[n + 1] != ' ' && rest[n + 1] != '*')) {
-    return std::nullopt;
+  while (i + n < line.size() && hex_value(line[i + n]) >= 0) ++n;
+  if (n < 2 || n % 2 != 0 || n > 2 * max_bytes) return std::nullopt;
+  std::size_t k = i + n;
+  if (k == line.size() || !is_blank(line[k])) return std::nullopt;
+  ++k;
+  if (line.size() - k == 1 || k == line.size() || (line[k] != ' ' && line[k] != '*')) {
+    if (form == plain_form::with_mode) return std::nullopt;
+    form = plain_form::reversed;
+  } else if (form != plain_form::reversed) {
+    form = plain_form::with_mode;
+    ++k;
   }
-  const std::string_view name = rest.substr(n + 2);
-  if (name.empty()) return std::nullopt;
-  p.hex.assign(rest.substr(0, n));
+  if (!name_of(line.substr(k), p.name)) return std::nullopt;
+  p.hex.assign(line.substr(i, n));
   p.bytes = n / 2;
-  if (escape) {
-    if (!unescape(name, p.name)) return std::nullopt;
-  } else {
-    p.name.assign(name);
-  }
   return p;
 }
 
@@ -524,7 +569,7 @@ void print_verdict(const std::string& name, const char* verdict) {
   std::string line;
   if (escape) line.push_back('\\');
   line.append(escape ? escaped(name) : name).append(": ").append(verdict).push_back('\n');
-  std::fwrite(line.data(), 1, line.size(), stdout);
+  output(line);
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -534,19 +579,22 @@ std::string plural(std::size_t n, const char* one, const char* many) {
 }
 
 // Checks one checksum file; returns whether everything in it passed.
-bool check_file(const std::string& list, const settings& s, std::size_t length_option,
-                const check_options& o, fastblake::thread_pool* io) {
-  std::FILE* in = list == "-" ? stdin : std::fopen(list.c_str(), "r");
+bool check_file(const std::string& list, const settings& s, const check_options& o,
+                fastblake::thread_pool* io) {
+  const bool from_stdin = list == "-";
+  const std::string shown = quotef(from_stdin ? "standard input" : list);
+  std::FILE* in = from_stdin ? stdin : std::fopen(list.c_str(), "r");
+  if (from_stdin) stdin_used = true;
   if (in == nullptr) {
-    message(quotef(list) + ": " + std::strerror(errno));
+    message(shown + ": " + std::strerror(errno));
     return false;
   }
   std::size_t line_number = 0;
   std::size_t malformed = 0;
   std::size_t unreadable = 0;
   std::size_t mismatched = 0;
+  std::size_t matched = 0;
   std::size_t well_formed = 0;
-  bool verified_any = false;
   char* buffer = nullptr;
   std::size_t capacity = 0;
   ssize_t length;
@@ -557,11 +605,12 @@ bool check_file(const std::string& list, const settings& s, std::size_t length_o
     if (line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
-    const auto parsed = parse_line(line, s, length_option);
+    std::optional<parsed_line> parsed = parse_line(line, s);
+    if (parsed && from_stdin && parsed->name == "-") parsed.reset();
     if (!parsed) {
       ++malformed;
       if (o.warn) {
-        message(quotef(list) + ": " + std::to_string(line_number) + ": improperly formatted " +
+        message(shown + ": " + std::to_string(line_number) + ": improperly formatted " +
                 std::string(info(s.algo).tag) + " checksum line");
       }
       continue;
@@ -577,24 +626,23 @@ bool check_file(const std::string& list, const settings& s, std::size_t length_o
       if (!o.status) print_verdict(parsed->name, "FAILED open or read");
       continue;
     }
-    verified_any = true;
     if (lowercase(parsed->hex) != r.hex) {
       ++mismatched;
       if (!o.status) print_verdict(parsed->name, "FAILED");
-    } else if (!o.status && !o.quiet) {
-      print_verdict(parsed->name, "OK");
+    } else {
+      ++matched;
+      if (!o.status && !o.quiet) print_verdict(parsed->name, "OK");
     }
   }
   const bool read_error = std::ferror(in) != 0;
-  const int read_errno = errno;
   std::free(buffer);
-  if (in != stdin) std::fclose(in);
+  if (!from_stdin) std::fclose(in);
   if (read_error) {
-    message(quotef(list) + ": " + std::strerror(read_errno));
+    message(shown + ": read error");
     return false;
   }
   if (well_formed == 0) {
-    message(quotef(list) + ": no properly formatted checksum lines found");
+    message(shown + ": no properly formatted checksum lines found");
     return false;
   }
   if (!o.status) {
@@ -610,10 +658,31 @@ bool check_file(const std::string& list, const settings& s, std::size_t length_o
       message("WARNING: " + plural(mismatched, "computed checksum did NOT match",
                                    "computed checksums did NOT match"));
     }
-    if (o.ignore_missing && !verified_any) message(quotef(list) + ": no file was verified");
   }
+  if (o.ignore_missing && matched == 0) message(shown + ": no file was verified");
   return mismatched == 0 && unreadable == 0 && (!o.strict || malformed == 0) &&
-         (!o.ignore_missing || verified_any);
+         (!o.ignore_missing || matched > 0);
+}
+
+// Standard output at exit, as GNU's close_stdout sees it after writing every line at once: a
+// failed write is "write error" (with "Bad file descriptor" when the descriptor is closed);
+// closing a closed descriptor with nothing written is no error. A failed standard input, once
+// read, is reported too.
+int finish_output(int status) {
+  const bool wrote = bytes_written != 0;
+  const bool earlier_failure = std::ferror(stdout) != 0;
+  errno = 0;
+  const bool close_failure = std::fclose(stdout) != 0;
+  const int e = errno;
+  if ((earlier_failure || close_failure) && (wrote || earlier_failure || e != EBADF)) {
+    std::fprintf(stderr, "%s: write error%s\n", program, e == EBADF ? ": Bad file descriptor" : "");
+    return EXIT_FAILURE;
+  }
+  if (stdin_used && std::fclose(stdin) != 0 && errno == EBADF) {
+    std::fprintf(stderr, "%s: standard input: %s\n", program, std::strerror(EBADF));
+    return EXIT_FAILURE;
+  }
+  return status;
 }
 
 std::optional<std::size_t> parse_count(const char* text) {
@@ -643,30 +712,32 @@ int main(int argc, char** argv) {
     version_option,
     num_threads_option
   };
+  // GNU's order (it decides how ambiguous abbreviations are listed), then ours.
   static const struct option long_options[] = {
-      {"algorithm", required_argument, nullptr, 'a'},
-      {"binary", no_argument, nullptr, 'b'},
+      {"length", required_argument, nullptr, 'l'},
       {"check", no_argument, nullptr, 'c'},
       {"ignore-missing", no_argument, nullptr, ignore_missing_option},
-      {"jobs", required_argument, nullptr, 'j'},
-      {"length", required_argument, nullptr, 'l'},
-      {"num-threads", required_argument, nullptr, num_threads_option},
       {"quiet", no_argument, nullptr, quiet_option},
       {"status", no_argument, nullptr, status_option},
-      {"text", no_argument, nullptr, 't'},
       {"warn", no_argument, nullptr, 'w'},
       {"strict", no_argument, nullptr, strict_option},
       {"tag", no_argument, nullptr, tag_option},
       {"zero", no_argument, nullptr, 'z'},
+      {"binary", no_argument, nullptr, 'b'},
+      {"text", no_argument, nullptr, 't'},
       {"help", no_argument, nullptr, help_option},
       {"version", no_argument, nullptr, version_option},
+      {"algorithm", required_argument, nullptr, 'a'},
+      {"jobs", required_argument, nullptr, 'j'},
+      {"num-threads", required_argument, nullptr, num_threads_option},
       {nullptr, 0, nullptr, 0},
   };
   settings s;
   check_options o;
   bool check = false;
-  int binary = -1;  // -1: not given; 0: --text; 1: --binary
+  int binary = -1;  // -1: not given; 0: --text; 1: --binary (or --tag)
   const char* length_text = nullptr;
+  std::uint64_t length_bits = 0;
   std::size_t jobs = 1;
   std::size_t leaf_threads = 0;
   const char* algorithm_text = nullptr;
@@ -684,49 +755,72 @@ int main(int argc, char** argv) {
         break;
       case 'j': {
         const auto n = parse_count(optarg);
-        if (!n) fatal("invalid number of jobs: " + quote(optarg));
+        if (!n) usage_error("invalid number of jobs: " + quote(optarg));
         jobs = *n;
         break;
       }
-      case 'l':
+      case 'l': {
+        // As GNU: a decimal number (blanks and + before it allowed), a multiple of 8 checked
+        // here and the maximum once the algorithm is known.
         length_text = optarg;
+        const char* digits = optarg;
+        while (*digits == ' ' || *digits == '\t' || *digits == '\n' || *digits == '\v' ||
+               *digits == '\f' || *digits == '\r') {
+          ++digits;
+        }
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long bits = *digits == '-' ? 0 : std::strtoull(digits, &end, 10);
+        if (*digits == '-' || end == digits || *end != '\0')
+          fatal("invalid length: " + quote(optarg));
+        if (errno == ERANGE) {
+          fatal("invalid length: " + quote(optarg) + ": " + std::strerror(EOVERFLOW));
+        }
+        if (bits % 8 != 0) {
+          message("invalid length: " + quote(optarg));
+          fatal("length is not a multiple of 8");
+        }
+        length_bits = bits;
         break;
+      }
       case 't':
         binary = 0;
-        break;
-      case 'w':
-        o.warn = true;
         break;
       case 'z':
         s.delimiter = '\0';
         break;
       case tag_option:
         s.tag = true;
+        binary = 1;
         break;
       case ignore_missing_option:
         o.ignore_missing = true;
         break;
+      // --status, --warn and --quiet replace one another.
+      case 'w':
+        o.warn = true, o.status = false, o.quiet = false;
+        break;
       case quiet_option:
-        o.quiet = true;
+        o.quiet = true, o.status = false, o.warn = false;
         break;
       case status_option:
-        o.status = true;
+        o.status = true, o.warn = false, o.quiet = false;
         break;
       case strict_option:
         o.strict = true;
         break;
       case num_threads_option: {
         const auto n = parse_count(optarg);
-        if (!n) fatal("invalid number of threads: " + quote(optarg));
+        if (!n) usage_error("invalid number of threads: " + quote(optarg));
         leaf_threads = *n;
         break;
       }
       case help_option:
         print_help();
-        return std::fflush(stdout) == 0 ? 0 : 1;
+        return finish_output(EXIT_SUCCESS);
       case version_option:
         print_version();
-        return std::fflush(stdout) == 0 ? 0 : 1;
+        return finish_output(EXIT_SUCCESS);
       default:
         usage_error("");
     }
@@ -742,30 +836,12 @@ int main(int argc, char** argv) {
     s.algo = static_cast<algorithm>(found - algorithms);
   }
   s.bytes = info(s.algo).max_bytes;
-  std::size_t length_option = 0;  // bytes; 0: not given
-  if (length_text != nullptr) {
-    char* end = nullptr;
-    errno = 0;
-    const char* digits = length_text;
-    while (*digits == ' ' || *digits == '\t') ++digits;
-    const unsigned long long bits = std::strtoull(digits, &end, 10);
-    if (*digits < '0' || *digits > '9' || *end != '\0' || errno != 0) {
-      fatal("invalid length: " + quote(length_text));
-    }
-    if (bits % 8 != 0) {
-      message("invalid length: " + quote(length_text));
-      fatal("length is not a multiple of 8");
-    }
-    if (bits > 8 * info(s.algo).max_bytes) {
-      message("invalid length: " + quote(length_text));
-      fatal("maximum digest length for " + quote(info(s.algo).tag) + " is " +
-            std::to_string(8 * info(s.algo).max_bytes) + " bits");
-    }
-    if (bits != 0) {
-      length_option = static_cast<std::size_t>(bits / 8);
-      s.bytes = length_option;
-    }
+  if (length_bits > 8 * info(s.algo).max_bytes) {
+    message("invalid length: " + quote(length_text));
+    fatal("maximum digest length for " + quote(info(s.algo).tag) + " is " +
+          std::to_string(8 * info(s.algo).max_bytes) + " bits");
   }
+  if (length_bits != 0) s.bytes = static_cast<std::size_t>(length_bits / 8);
   if (s.tag && binary == 0) usage_error("--tag does not support --text mode");
   if (s.delimiter != '\n' && check) {
     usage_error("the --zero option is not supported when verifying checksums");
@@ -788,7 +864,7 @@ int main(int argc, char** argv) {
   if (o.strict && !check) {
     usage_error("the --strict option is meaningful only when verifying checksums");
   }
-  s.binary = binary == 1 || (s.tag && binary < 0);
+  s.binary = binary == 1;
 
   std::vector<std::string> files(argv + optind, argv + argc);
   if (files.empty()) files.emplace_back("-");
@@ -803,7 +879,7 @@ int main(int argc, char** argv) {
 
   bool ok = true;
   if (check) {
-    for (const std::string& list : files) ok = check_file(list, s, length_option, o, &io) && ok;
+    for (const std::string& list : files) ok = check_file(list, s, o, &io) && ok;
   } else {
     const auto report = [&](const std::string& name, const result& r) {
       if (r.error != 0) {
@@ -841,9 +917,5 @@ int main(int argc, char** argv) {
       for (const std::string& name : files) report(name, hash_named(name, s, &io));
     }
   }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    message(std::string("write error: ") + std::strerror(errno));
-    return EXIT_FAILURE;
-  }
-  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+  return finish_output(ok ? EXIT_SUCCESS : EXIT_FAILURE);
 }
