@@ -152,6 +152,16 @@ def threads_table(medians):
 
 
 
+BACKEND_ORDER = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
+
+
+def backend_order(impl):
+    """Best backend first, each backend's two-thread row after all one-thread rows."""
+    base = impl.removesuffix("_2threads")
+    rank = BACKEND_ORDER.index(base) if base in BACKEND_ORDER else len(BACKEND_ORDER)
+    return (impl != base, rank, impl)
+
+
 def blake2_tables(medians):
     """BLAKE2 variants per backend next to the references, and hash_many."""
     for variant, refs in (("blake2b", ["openssl", "libsodium", "libb2", "rust"]),
@@ -167,6 +177,7 @@ def blake2_tables(medians):
             impl = n.split("/")[1]
             if impl not in impls and impl not in refs:
                 impls.append(impl)
+        impls.sort(key=backend_order)
         refs = [r for r in refs if any(n.split("/")[1] == r for n in names)]
         print(f"\n{variant}, one thread unless named, GB/s (median), and fastblake's best over the "
               "fastest reference:\n")
@@ -195,7 +206,7 @@ def blake2_tables(medians):
                 shapes.append((count, total))
             if impl not in impls:
                 impls.append(impl)
-        ours = [i for i in impls if i != "rust"]
+        ours = sorted((i for i in impls if i != "rust"), key=backend_order)
         print(f"\n{family}: many inputs at once, GB/s (median), and the best backend over the "
               "Rust crate's hash_many:\n")
         print("| inputs | " + " | ".join(ours) + " | rust | best / rust |")

@@ -208,6 +208,8 @@ class FASTBLAKE_API state {
   friend class xof_state;
   template <family>
   friend struct many_access;
+  template <family G>
+  friend digest<G> hash(std::span<const std::byte> input) noexcept;
   // BLAKE2X's output nodes have a key length in their parameters but absorb no key block.
   state(const params<F>& p, bool absorb_key) noexcept;
   void finalize_into(std::uint8_t* out) const noexcept;

@@ -261,7 +261,15 @@ digest<F> params<F>::hash(std::span<const std::byte> input) const noexcept {
 // ---- state ----
 
 template <family F>
-state<F>::state() noexcept : state(params<F>()) {}
+state<F>::state() noexcept : hash_length_(traits<F>::max_hash_length), last_node_(false) {
+  // The default parameters' starting words (BLAKE2b-512, BLAKE2s-256, unkeyed), worked out once.
+  static const std::array<word, 8> words = [] {
+    std::array<word, 8> h;
+    params<F>().initial_words(h.data());
+    return h;
+  }();
+  h_ = words;
+}
 
 template <family F>
 state<F>::state(const params<F>& p) noexcept : state(p, true) {}
@@ -355,7 +363,18 @@ state<F>& state<F>::set_last_node(bool last) noexcept {
 
 template <family F>
 digest<F> hash(std::span<const std::byte> input) noexcept {
-  return state<F>().update(input).finalize();
+  constexpr std::size_t B = block_size<F>;
+  if (input.size() > B) return state<F>().update(input).finalize();
+  // One block: one compression from the default starting words, without a state.
+  std::array<word_t<F>, 8> h = state<F>().h_;
+  word_t<F> t[2] = {0, 0};
+  std::uint8_t block[B] = {};
+  if (!input.empty()) std::memcpy(block, input.data(), input.size());
+  compressor<F>(k2::active_kernels())(h.data(), block, 1, t, static_cast<word_t<F>>(input.size()),
+                                      ~word_t<F>{0}, 0);
+  std::uint8_t bytes[8 * sizeof(word_t<F>)];
+  for (int w = 0; w < 8; ++w) store_word<F>(bytes + w * word_size<F>, h[w]);
+  return digest<F>(std::span<const std::uint8_t>(bytes, traits<F>::max_hash_length));
 }
 
 // ---- many messages ----
@@ -526,12 +545,7 @@ struct many_access {
   // A whole message from its parameters: the key block (if any), then the input, the last
   // block finalizing.
   static void message_task(const job<F>& j, lane_task<F>& task) {
-    // The default parameters' starting words, worked out once.
-    static const std::array<W, 8> default_words = [] {
-      std::array<W, 8> h;
-      params<F>().initial_words(h.data());
-      return h;
-    }();
+    static const std::array<W, 8> default_words = state<F>().h_;
     std::size_t key_length = 0;
     if (j.with != nullptr) {
       j.with->initial_words(task.h.data());

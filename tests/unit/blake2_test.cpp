@@ -72,6 +72,12 @@ TEST_P(Blake2Backends, KnownAnswersOfLibb2) {
       EXPECT_EQ(blake2s::params().key(key_s).hash(in).to_hex(), (kat.at({"s", keyed, n})));
       EXPECT_EQ(blake2bp::params().key(key_b).hash(in).to_hex(), (kat.at({"bp", keyed, n})));
       EXPECT_EQ(blake2sp::params().key(key_s).hash(in).to_hex(), (kat.at({"sp", keyed, n})));
+      if (keyed == 0) {
+        EXPECT_EQ(blake2b::hash(in).to_hex(), (kat.at({"b", 0, n})));
+        EXPECT_EQ(blake2s::hash(in).to_hex(), (kat.at({"s", 0, n})));
+        EXPECT_EQ(blake2bp::hash(in).to_hex(), (kat.at({"bp", 0, n})));
+        EXPECT_EQ(blake2sp::hash(in).to_hex(), (kat.at({"sp", 0, n})));
+      }
     }
   }
 }
