@@ -1,6 +1,6 @@
-// The avx2 BLAKE2 kernels. AVX2: four BLAKE2b or eight BLAKE2s lanes per 256-bit register; two and
-// four in 128-bit ones. One message at a time runs the scalar kernel: it beats rows of words in
-// vectors on the x86-64 cores measured (docs/blake2-kernels.md).
+// The avx2 BLAKE2 kernels: four BLAKE2b or eight BLAKE2s lanes per 256-bit register (two and
+// four in 128-bit ones) for leaves and many messages; one message as rows of words
+// (x86_rows-inl.hpp).
 #include <immintrin.h>
 
 #include <bit>
@@ -17,13 +17,15 @@ namespace {
 #include "blake2/compress-inl.hpp"
 #include "blake2/scalar-inl.hpp"
 #include "blake2/x86_lanes-inl.hpp"
+// After the above: it uses their sigma, advance and rotations.
+#include "blake2/x86_rows-inl.hpp"
 
 }  // namespace
 
 const kernels avx2 = {
     .name = "avx2",
-    .compress_b = compress_scalar<scalar_b>,
-    .compress_s = compress_scalar<scalar_s>,
+    .compress_b = compress_rows_b,
+    .compress_s = compress_rows_s,
     .b_x2 = compress_lanes<lanes_b128>,
     .b_x4 = compress_lanes<lanes_b256>,
     .b_many = compress_lanes<lanes_b256>,

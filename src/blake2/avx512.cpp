@@ -1,6 +1,5 @@
-// The avx512 BLAKE2 kernels. AVX-512: the AVX2 lanes with every rotation one instruction (VL).
-// One message at a time runs as rows of words in vectors, with AVX-512VL's rotations and
-// two-source permutes (avx512_rows-inl.hpp).
+// The avx512 BLAKE2 kernels: the AVX2 ones with AVX-512VL's one-instruction rotations and
+// two-source permutes (256-bit registers: on Zen 5, 512-bit operations run at half the rate).
 #include <immintrin.h>
 
 #include <bit>
@@ -17,8 +16,8 @@ namespace {
 #include "blake2/compress-inl.hpp"
 #include "blake2/scalar-inl.hpp"
 #include "blake2/x86_lanes-inl.hpp"
-// After the above: it uses their sigma and advance.
-#include "blake2/avx512_rows-inl.hpp"
+// After the above: it uses their sigma, advance and rotations.
+#include "blake2/x86_rows-inl.hpp"
 
 }  // namespace
 

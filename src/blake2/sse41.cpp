@@ -1,6 +1,5 @@
-// The sse41 BLAKE2 kernels. SSE4.1: two BLAKE2b or four BLAKE2s lanes per 128-bit register (four
-// and eight in two groups). One message at a time runs the scalar kernel: it beats rows of words in
-// vectors on the x86-64 cores measured (docs/blake2-kernels.md).
+// The sse41 BLAKE2 kernels: two BLAKE2b or four BLAKE2s lanes per 128-bit register (four and
+// eight in two groups) for leaves and many messages; one message runs the scalar kernel.
 #include <immintrin.h>
 
 #include <bit>
