@@ -30,11 +30,15 @@ const kernels avx2 = {
     .b_x4 = compress_lanes<lanes_b256>,
     .b_many = compress_lanes<lanes_b256>,
     .b_many_lanes = 4,
+    .b_many_wide = compress_lanes<lanes_b256>,
+    .b_many_wide_lanes = 4,
     .b_simultaneous_lanes = 4,
     .s_x4 = compress_lanes<lanes_s128>,
     .s_x8 = compress_lanes<lanes_s256>,
     .s_many = compress_lanes<lanes_s256>,
     .s_many_lanes = 8,
+    .s_many_wide = compress_lanes<lanes_s256>,
+    .s_many_wide_lanes = 8,
     .s_simultaneous_lanes = 8,
 };
 

@@ -15,7 +15,9 @@ namespace {
 
 #include "blake2/compress-inl.hpp"
 #include "blake2/scalar-inl.hpp"
+// Before x86_lanes-inl.hpp, whose 512-bit lanes use it.
 #include "blake2/x86_lanes-inl.hpp"
+#include "common/avx512_transpose-inl.hpp"
 // After the above: it uses their sigma, advance and rotations.
 #include "blake2/x86_rows-inl.hpp"
 
@@ -29,11 +31,15 @@ const kernels avx512 = {
     .b_x4 = compress_lanes<lanes_b256>,
     .b_many = compress_lanes<lanes_b256>,
     .b_many_lanes = 4,
+    .b_many_wide = compress_lanes<lanes_b512>,
+    .b_many_wide_lanes = 8,
     .b_simultaneous_lanes = 4,
     .s_x4 = compress_lanes<lanes_s128>,
     .s_x8 = compress_lanes<lanes_s256>,
     .s_many = compress_lanes<lanes_s256>,
     .s_many_lanes = 8,
+    .s_many_wide = compress_lanes<lanes_s512>,
+    .s_many_wide_lanes = 16,
     .s_simultaneous_lanes = 8,
 };
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "blake2/kernels.hpp"
 #include "common/automatic_pool.hpp"
@@ -399,30 +400,34 @@ struct lane_task {
   std::size_t index = 0;
 };
 
+// The many-message kernel for `count` messages: the wide one when they fill its lanes.
 template <family F>
-k2::lanes_fn<word_t<F>> many_kernel(const k2::kernels& k) {
+std::pair<k2::lanes_fn<word_t<F>>, std::size_t> many_kernel(const k2::kernels& k,
+                                                            std::size_t count) {
   if constexpr (F == family::b) {
-    return k.b_many;
+    if (count >= k.b_many_wide_lanes) return {k.b_many_wide, k.b_many_wide_lanes};
+    return {k.b_many, k.b_many_lanes};
   } else {
-    return k.s_many;
+    if (count >= k.s_many_wide_lanes) return {k.s_many_wide, k.s_many_wide_lanes};
+    return {k.s_many, k.s_many_lanes};
   }
 }
 
+// The narrow lanes: threads split messages while each part fills them.
 template <family F>
 std::size_t many_lanes(const k2::kernels& k) {
   return F == family::b ? k.b_many_lanes : k.s_many_lanes;
 }
 
-// Runs tasks through the many-message kernel, a lane taking the next task (from next(task),
-// false when there are none left) as soon as its own ends (done(task)). A lone task left runs
-// on the single-message kernel.
+// Runs `count` tasks through the many-message kernel, a lane taking the next task (from
+// next(task), false when there are none left) as soon as its own ends (done(task)). A lone task
+// left runs on the single-message kernel.
 template <family F, class Next, class Done>
-void run_lanes(Next&& next, Done&& done) noexcept {
+void run_lanes(std::size_t count, Next&& next, Done&& done) noexcept {
   using W = word_t<F>;
   constexpr std::size_t B = block_size<F>;
   const k2::kernels& k = k2::active_kernels();
-  const auto kernel = many_kernel<F>(k);
-  const std::size_t n = many_lanes<F>(k);
+  const auto [kernel, n] = many_kernel<F>(k, count);
   static constexpr std::uint8_t idle_block[B] = {};
   lane_task<F> tasks[k2::max_lanes];
   bool active[k2::max_lanes] = {};
@@ -640,11 +645,14 @@ std::size_t bytes_of(const job<F>& j) {
 
 inline std::size_t bytes_of(std::span<const std::byte> input) { return input.size(); }
 
-// Runs run(first, last) over [0, count), split in two (at half the bytes) on the pool's threads
-// while both halves have enough messages to fill the lanes.
+// Runs run(first, last) over [first, last), split in two (at half the bytes) on the pool's
+// threads while both halves have enough messages to fill the lanes: the wide kernel's where
+// there are enough for it, else the narrow one's.
 template <class Item, class Run>
-void split_many(std::span<const Item> items, std::size_t first, std::size_t last, std::size_t lanes,
-                thread_pool* pool, Run&& run) {
+void split_many(std::span<const Item> items, std::size_t first, std::size_t last,
+                std::pair<std::size_t, std::size_t> narrow_and_wide, thread_pool* pool, Run&& run) {
+  const auto [narrow, wide] = narrow_and_wide;
+  const std::size_t lanes = last - first >= 2 * wide ? wide : narrow;
   std::size_t bytes = 0;
   for (std::size_t i = first; i < last; ++i) bytes += bytes_of(items[i]);
   if (pool == nullptr || last - first < 2 * lanes || bytes < many_parallel_min_size) {
@@ -656,8 +664,14 @@ void split_many(std::span<const Item> items, std::size_t first, std::size_t last
     half += bytes_of(items[middle]);
   }
   middle = std::clamp(middle, first + lanes, last - lanes);
-  pool->join([&] { split_many(items, first, middle, lanes, pool, run); },
-             [&] { split_many(items, middle, last, lanes, pool, run); });
+  pool->join([&] { split_many(items, first, middle, narrow_and_wide, pool, run); },
+             [&] { split_many(items, middle, last, narrow_and_wide, pool, run); });
+}
+
+template <family F>
+std::pair<std::size_t, std::size_t> lane_counts(const k2::kernels& k) {
+  return F == family::b ? std::pair{k.b_many_lanes, k.b_many_wide_lanes}
+                        : std::pair{k.s_many_lanes, k.s_many_wide_lanes};
 }
 
 // The default pool when `count` messages of `bytes` in all can use it.
@@ -672,18 +686,20 @@ thread_pool* automatic_many_pool(const Items& items) {
 
 template <family F>
 void hash_many_on(std::span<const job<F>> jobs, thread_pool* pool) noexcept {
-  const std::size_t lanes = many_lanes<F>(k2::active_kernels());
-  split_many(jobs, 0, jobs.size(), lanes, pool, [&](std::size_t first, std::size_t last) {
-    std::size_t next = first;
-    run_lanes<F>(
-        [&](lane_task<F>& task) {
-          if (next == last) return false;
-          many_access<F>::message_task(jobs[next], task);
-          task.index = next++;
-          return true;
-        },
-        [&](const lane_task<F>& task) { many_access<F>::finish(jobs[task.index], task); });
-  });
+  split_many(
+      jobs, 0, jobs.size(), lane_counts<F>(k2::active_kernels()), pool,
+      [&](std::size_t first, std::size_t last) {
+        std::size_t next = first;
+        run_lanes<F>(
+            last - first,
+            [&](lane_task<F>& task) {
+              if (next == last) return false;
+              many_access<F>::message_task(jobs[next], task);
+              task.index = next++;
+              return true;
+            },
+            [&](const lane_task<F>& task) { many_access<F>::finish(jobs[task.index], task); });
+      });
 }
 
 template <family F>
@@ -691,20 +707,21 @@ void update_many_on(std::span<state<F>* const> states,
                     std::span<const std::span<const std::byte>> inputs,
                     thread_pool* pool) noexcept {
   const std::size_t count = std::min(states.size(), inputs.size());
-  const std::size_t lanes = many_lanes<F>(k2::active_kernels());
-  split_many(inputs.first(count), 0, count, lanes, pool, [&](std::size_t first, std::size_t last) {
-    std::size_t next = first;
-    run_lanes<F>(
-        [&](lane_task<F>& task) {
-          if (next == last) return false;
-          many_access<F>::update_task(*states[next], inputs[next], task);
-          task.index = next++;
-          return true;
-        },
-        [&](const lane_task<F>& task) {
-          many_access<F>::apply(*states[task.index], inputs[task.index], task);
-        });
-  });
+  split_many(inputs.first(count), 0, count, lane_counts<F>(k2::active_kernels()), pool,
+             [&](std::size_t first, std::size_t last) {
+               std::size_t next = first;
+               run_lanes<F>(
+                   last - first,
+                   [&](lane_task<F>& task) {
+                     if (next == last) return false;
+                     many_access<F>::update_task(*states[next], inputs[next], task);
+                     task.index = next++;
+                     return true;
+                   },
+                   [&](const lane_task<F>& task) {
+                     many_access<F>::apply(*states[task.index], inputs[task.index], task);
+                   });
+             });
 }
 
 }  // namespace

@@ -43,6 +43,10 @@ struct kernels {
   lanes_fn<std::uint64_t> b_x4;
   lanes_fn<std::uint64_t> b_many;
   std::size_t b_many_lanes;
+  /// Wider many-message lanes (512-bit registers), for when there are messages to fill them;
+  /// the same as b_many where there are none.
+  lanes_fn<std::uint64_t> b_many_wide;
+  std::size_t b_many_wide_lanes;
   /// How many BLAKE2b lanes run at once (in one register): where fewer than a kernel's lanes,
   /// the rest wait, and threads can run them instead.
   std::size_t b_simultaneous_lanes;
@@ -51,6 +55,8 @@ struct kernels {
   lanes_fn<std::uint32_t> s_x8;
   lanes_fn<std::uint32_t> s_many;
   std::size_t s_many_lanes;
+  lanes_fn<std::uint32_t> s_many_wide;
+  std::size_t s_many_wide_lanes;
   std::size_t s_simultaneous_lanes;
 };
 

@@ -98,11 +98,15 @@ const kernels neon = {
     .b_x4 = compress_lane_groups<lanes_b_neon, 4>,
     .b_many = compress_lane_groups<lanes_b_neon, 4>,
     .b_many_lanes = 4,
+    .b_many_wide = compress_lane_groups<lanes_b_neon, 4>,
+    .b_many_wide_lanes = 4,
     .b_simultaneous_lanes = 2,
     .s_x4 = compress_lanes<lanes_s_neon>,
     .s_x8 = compress_lane_groups<lanes_s_neon, 8>,
     .s_many = compress_lane_groups<lanes_s_neon, 8>,
     .s_many_lanes = 8,
+    .s_many_wide = compress_lane_groups<lanes_s_neon, 8>,
+    .s_many_wide_lanes = 8,
     .s_simultaneous_lanes = 4,
 };
 

@@ -24,11 +24,15 @@ const kernels portable = {
     .b_x4 = lanes_scalar<scalar_b, 4>,
     .b_many = lanes_scalar<scalar_b, 4>,
     .b_many_lanes = 4,
+    .b_many_wide = lanes_scalar<scalar_b, 4>,
+    .b_many_wide_lanes = 4,
     .b_simultaneous_lanes = 1,
     .s_x4 = lanes_scalar<scalar_s, 4>,
     .s_x8 = lanes_scalar<scalar_s, 8>,
     .s_many = lanes_scalar<scalar_s, 8>,
     .s_many_lanes = 8,
+    .s_many_wide = lanes_scalar<scalar_s, 8>,
+    .s_many_wide_lanes = 8,
     .s_simultaneous_lanes = 1,
 };
 

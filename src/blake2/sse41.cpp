@@ -27,11 +27,15 @@ const kernels sse41 = {
     .b_x4 = compress_lane_groups<lanes_b128, 4>,
     .b_many = compress_lane_groups<lanes_b128, 4>,
     .b_many_lanes = 4,
+    .b_many_wide = compress_lane_groups<lanes_b128, 4>,
+    .b_many_wide_lanes = 4,
     .b_simultaneous_lanes = 2,
     .s_x4 = compress_lanes<lanes_s128>,
     .s_x8 = compress_lane_groups<lanes_s128, 8>,
     .s_many = compress_lane_groups<lanes_s128, 8>,
     .s_many_lanes = 8,
+    .s_many_wide = compress_lane_groups<lanes_s128, 8>,
+    .s_many_wide_lanes = 8,
     .s_simultaneous_lanes = 4,
 };
 

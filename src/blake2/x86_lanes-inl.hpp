@@ -195,6 +195,55 @@ struct lanes_s256 {
 };
 #endif
 
+#if defined(__AVX512F__)
+// Eight BLAKE2b lanes. Each lane's block is two 512-bit rows of eight words, transposed.
+struct lanes_b512 {
+  using word = std::uint64_t;
+  using reg = __m512i;
+  static constexpr std::size_t lanes = 8;
+  static constexpr int rounds = 12;
+  static constexpr const std::uint64_t* iv = iv_b;
+  static reg add(reg a, reg b) { return _mm512_add_epi64(a, b); }
+  static reg xor_(reg a, reg b) { return _mm512_xor_si512(a, b); }
+  static reg set1(word w) { return _mm512_set1_epi64(static_cast<long long>(w)); }
+  static reg load(const word* p) { return _mm512_loadu_si512(p); }
+  static void store(word* p, reg v) { _mm512_storeu_si512(p, v); }
+  static reg rot1(reg x) { return _mm512_ror_epi64(x, 32); }
+  static reg rot2(reg x) { return _mm512_ror_epi64(x, 24); }
+  static reg rot3(reg x) { return _mm512_ror_epi64(x, 16); }
+  static reg rot4(reg x) { return _mm512_ror_epi64(x, 63); }
+  static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
+    for (int half = 0; half < 2; ++half) {
+      for (int i = 0; i < 8; ++i)
+        m[8 * half + i] = _mm512_loadu_si512(blocks[i] + offset + 64 * half);
+      transpose_8x8_epi64(m + 8 * half);
+    }
+  }
+};
+
+// Sixteen BLAKE2s lanes. Each lane's block is one 512-bit row of sixteen words, transposed.
+struct lanes_s512 {
+  using word = std::uint32_t;
+  using reg = __m512i;
+  static constexpr std::size_t lanes = 16;
+  static constexpr int rounds = 10;
+  static constexpr const std::uint32_t* iv = iv_s;
+  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
+  static reg xor_(reg a, reg b) { return _mm512_xor_si512(a, b); }
+  static reg set1(word w) { return _mm512_set1_epi32(static_cast<int>(w)); }
+  static reg load(const word* p) { return _mm512_loadu_si512(p); }
+  static void store(word* p, reg v) { _mm512_storeu_si512(p, v); }
+  static reg rot1(reg x) { return _mm512_ror_epi32(x, 16); }
+  static reg rot2(reg x) { return _mm512_ror_epi32(x, 12); }
+  static reg rot3(reg x) { return _mm512_ror_epi32(x, 8); }
+  static reg rot4(reg x) { return _mm512_ror_epi32(x, 7); }
+  static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
+    for (int i = 0; i < 16; ++i) m[i] = _mm512_loadu_si512(blocks[i] + offset);
+    transpose_16x16_epi32(m);
+  }
+};
+#endif
+
 #undef FASTBLAKE_ROT_MASK_B24
 #undef FASTBLAKE_ROT_MASK_B16
 #undef FASTBLAKE_ROT_MASK_S16

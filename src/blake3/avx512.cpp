@@ -18,6 +18,7 @@ namespace {
 
 #include "blake3/x86_128-inl.hpp"
 #include "blake3/x86_256-inl.hpp"
+#include "common/avx512_transpose-inl.hpp"
 
 struct vec512 {
   using reg = __m512i;
@@ -36,36 +37,7 @@ struct vec512 {
   static reg rot8(reg v) { return _mm512_ror_epi32(v, 8); }
   static reg rot7(reg v) { return _mm512_ror_epi32(v, 7); }
 
-  // 16 x 16 words in four steps of sixteen shuffles: 32-bit and 64-bit interleaves within each
-  // 128-bit quarter leave, for j in 0..3 and each group of four rows, word 4k + j of those rows
-  // in quarter k; two quarter shuffles then gather quarter k of all four groups.
-  static void transpose(reg r[16]) {
-    reg t[16];
-    for (int i = 0; i < 16; i += 2) {
-      t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
-      t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
-    }
-    // q[4 * group + j]: rows 4 * group .. 4 * group + 3, word 4k + j in quarter k.
-    reg q[16];
-    for (int group = 0; group < 4; ++group) {
-      const reg* p = t + 4 * group;
-      q[4 * group + 0] = _mm512_unpacklo_epi64(p[0], p[2]);
-      q[4 * group + 1] = _mm512_unpackhi_epi64(p[0], p[2]);
-      q[4 * group + 2] = _mm512_unpacklo_epi64(p[1], p[3]);
-      q[4 * group + 3] = _mm512_unpackhi_epi64(p[1], p[3]);
-    }
-    for (int j = 0; j < 4; ++j) {
-      // Quarters 0 and 2 / 1 and 3 of groups 0-1 and of groups 2-3.
-      const reg even01 = _mm512_shuffle_i32x4(q[j], q[4 + j], _MM_SHUFFLE(2, 0, 2, 0));
-      const reg odd01 = _mm512_shuffle_i32x4(q[j], q[4 + j], _MM_SHUFFLE(3, 1, 3, 1));
-      const reg even23 = _mm512_shuffle_i32x4(q[8 + j], q[12 + j], _MM_SHUFFLE(2, 0, 2, 0));
-      const reg odd23 = _mm512_shuffle_i32x4(q[8 + j], q[12 + j], _MM_SHUFFLE(3, 1, 3, 1));
-      r[0 + j] = _mm512_shuffle_i32x4(even01, even23, _MM_SHUFFLE(2, 0, 2, 0));
-      r[8 + j] = _mm512_shuffle_i32x4(even01, even23, _MM_SHUFFLE(3, 1, 3, 1));
-      r[4 + j] = _mm512_shuffle_i32x4(odd01, odd23, _MM_SHUFFLE(2, 0, 2, 0));
-      r[12 + j] = _mm512_shuffle_i32x4(odd01, odd23, _MM_SHUFFLE(3, 1, 3, 1));
-    }
-  }
+  static void transpose(reg r[16]) { transpose_16x16_epi32(r); }
 };
 
 // Four inputs in one 512-bit vector, each in its own 128-bit quarter as the row form. Used for
