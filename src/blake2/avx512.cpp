@@ -13,12 +13,14 @@
 namespace fastblake::detail::blake2 {
 namespace {
 
+// In this order: each uses what the ones before it define.
 #include "blake2/compress-inl.hpp"
 #include "blake2/scalar-inl.hpp"
-// Before x86_lanes-inl.hpp, whose 512-bit lanes use it.
-#include "blake2/x86_lanes-inl.hpp"
+
 #include "common/avx512_transpose-inl.hpp"
-// After the above: it uses their sigma, advance and rotations.
+
+#include "blake2/x86_lanes-inl.hpp"
+
 #include "blake2/x86_rows-inl.hpp"
 
 }  // namespace
