@@ -320,7 +320,7 @@ ssize_t read_some(int fd, std::byte* buffer, std::size_t size) {
 // overlaps hashing this one when `io` has a second thread: BLAKE2 on one message is one core's
 // chain of dependent operations, and the copy from the page cache then costs nothing.
 int hash_descriptor(int fd, digester& d, const settings& s, fastblake::thread_pool* io) {
-  constexpr std::size_t buffer_size = 256u << 10;
+  constexpr std::size_t buffer_size = 1u << 20;
   static thread_local std::unique_ptr<std::byte[]> buffers;
   if (!buffers) buffers.reset(new std::byte[2 * buffer_size]);
   std::byte* current = buffers.get();
