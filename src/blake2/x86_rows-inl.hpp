@@ -62,7 +62,10 @@ struct rows_b {
   template <int R, int Step, int Which>
   FASTBLAKE_ALWAYS_INLINE static __m256i words(const __m256i* piece) {
     constexpr const std::uint8_t* i = row_message.index[R % 10][Step][Which];
-    return _mm256_blend_epi32(pair<i[0], i[1]>(piece), pair<i[2], i[3]>(piece), 0xF0);
+    // Named first: Clang's intrinsics are macros, and the template arguments hold commas.
+    const __m256i low = pair<i[0], i[1]>(piece);
+    const __m256i high = pair<i[2], i[3]>(piece);
+    return _mm256_blend_epi32(low, high, 0xF0);
   }
   // Rotations by whole bytes as byte shuffles even where AVX-512VL has a rotate: on Zen 5 the
   // row kernel measured 3% faster so (docs/blake2-kernels.md).
