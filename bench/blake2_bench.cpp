@@ -1,6 +1,7 @@
 // BLAKE2 throughput: BLAKE2b, BLAKE2s, BLAKE2bp and BLAKE2sp on every backend, next to
 // OpenSSL, libsodium, libb2 and the Rust blake2b_simd / blake2s_simd crates; many messages at
-// once against blake2b_simd's and blake2s_simd's hash_many. Same buffers, one process.
+// once against blake2b_simd's and blake2s_simd's hash_many; OpenSSL's SHA-256 for scale. Same
+// buffers, one process.
 //
 // Every fastblake row's digest is checked against libb2's before it is timed.
 #include <benchmark/benchmark.h>
@@ -101,7 +102,7 @@ void ours(benchmark::State& state, variant v, std::string backend, std::size_t t
   std::unique_ptr<thread_pool> pool;
   if (threads > 1) pool = std::make_unique<thread_pool>(threads);
   if (!use_backend(backend) || ours_hex(v, in, pool.get()) != libb2_hex(v, in)) {
-    state.SkipWithError("digest differs from libb2's");
+    fail(state, "digest differs from libb2's");
     return;
   }
   for (auto _ : state) {
@@ -136,7 +137,7 @@ void openssl(benchmark::State& state, variant v, std::size_t size) {
   unsigned int n = 0;
   EVP_Digest(in.data(), in.size(), out, &n, md, nullptr);
   if (blake2::detail::to_hex(out, n) != libb2_hex(v, in)) {
-    state.SkipWithError("OpenSSL's digest differs from libb2's");
+    fail(state, "OpenSSL's digest differs from libb2's");
     return;
   }
   for (auto _ : state) {
@@ -164,14 +165,14 @@ void many(benchmark::State& state, std::string backend, std::size_t count, std::
   std::vector<blake2::job<F>> jobs;
   for (std::size_t i = 0; i < count; ++i) jobs.push_back({in.subspan(i * item, item), &out[i]});
   if (!use_backend(backend)) {
-    state.SkipWithError("backend unavailable");
+    fail(state, "backend unavailable");
     return;
   }
   blake2::hash_many<F>(jobs);
   for (std::size_t i = 0; i < count; ++i) {
     const variant v = F == blake2::family::b ? variant::b : variant::s;
     if (out[i].to_hex() != libb2_hex(v, in.subspan(i * item, item))) {
-      state.SkipWithError("digest differs from libb2's");
+      fail(state, "digest differs from libb2's");
       return;
     }
   }
@@ -180,6 +181,18 @@ void many(benchmark::State& state, std::string backend, std::size_t count, std::
     benchmark::DoNotOptimize(out.data());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * total));
+}
+
+// SHA-256 for scale: OpenSSL's, with SHA-NI where the CPU has it.
+void sha256(benchmark::State& state, std::size_t size) {
+  const auto in = input(size);
+  std::uint8_t out[32];
+  unsigned int n = 0;
+  for (auto _ : state) {
+    EVP_Digest(in.data(), in.size(), out, &n, EVP_sha256(), nullptr);
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
 
 #if defined(FASTBLAKE_BENCH_RUST)
@@ -222,35 +235,31 @@ void register_blake2() {
     return name;
   };
   for (std::size_t size : sizes) {
+    add_row(row("sha256", "openssl", std::to_string(size)), sha256, size);
     for (variant v : {variant::b, variant::s, variant::bp, variant::sp}) {
       for (std::string_view backend : available_backends()) {
-        benchmark::RegisterBenchmark(row(name_of(v), backend, std::to_string(size)).c_str(), ours,
-                                     v, std::string(backend), 1, size);
+        add_row(row(name_of(v), backend, std::to_string(size)), ours, v, std::string(backend), 1,
+                size);
       }
       // Two threads split the leaves where the kernels cannot run them all at once.
       for (std::string_view backend : available_backends()) {
         if (v != variant::bp && v != variant::sp) break;
         std::string threaded(backend);
         threaded.append("_2threads");
-        benchmark::RegisterBenchmark(row(name_of(v), threaded, std::to_string(size)).c_str(), ours,
-                                     v, std::string(backend), 2, size)
+        add_row(row(name_of(v), threaded, std::to_string(size)), ours, v, std::string(backend), 2,
+                size)
             ->UseRealTime();
       }
       // libb2 runs BLAKE2bp/sp leaves on OpenMP threads: wall-clock time.
-      benchmark::RegisterBenchmark(row(name_of(v), "libb2", std::to_string(size)).c_str(), libb2, v,
-                                   size)
-          ->UseRealTime();
+      add_row(row(name_of(v), "libb2", std::to_string(size)), libb2, v, size)->UseRealTime();
       if (v == variant::b || v == variant::s) {
-        benchmark::RegisterBenchmark(row(name_of(v), "openssl", std::to_string(size)).c_str(),
-                                     openssl, v, size);
+        add_row(row(name_of(v), "openssl", std::to_string(size)), openssl, v, size);
       }
       if (v == variant::b) {
-        benchmark::RegisterBenchmark(row(name_of(v), "libsodium", std::to_string(size)).c_str(),
-                                     libsodium, size);
+        add_row(row(name_of(v), "libsodium", std::to_string(size)), libsodium, size);
       }
 #if defined(FASTBLAKE_BENCH_RUST)
-      benchmark::RegisterBenchmark(row(name_of(v), "rust", std::to_string(size)).c_str(), rust, v,
-                                   size);
+      add_row(row(name_of(v), "rust", std::to_string(size)), rust, v, size);
 #endif
     }
   }
@@ -260,20 +269,16 @@ void register_blake2() {
       shape.append(std::to_string(count)).append("/").append(std::to_string(total));
       for (std::string_view backend : available_backends()) {
         // hash_many may use the default pool's threads: wall-clock time.
-        benchmark::RegisterBenchmark(row("blake2b_many", backend, shape).c_str(),
-                                     many<blake2::family::b>, std::string(backend), count, total)
+        add_row(row("blake2b_many", backend, shape), many<blake2::family::b>, std::string(backend),
+                count, total)
             ->UseRealTime();
-        benchmark::RegisterBenchmark(row("blake2s_many", backend, shape).c_str(),
-                                     many<blake2::family::s>, std::string(backend), count, total)
+        add_row(row("blake2s_many", backend, shape), many<blake2::family::s>, std::string(backend),
+                count, total)
             ->UseRealTime();
       }
 #if defined(FASTBLAKE_BENCH_RUST)
-      benchmark::RegisterBenchmark(row("blake2b_many", "rust", shape).c_str(), rust_many, true,
-                                   count, total)
-          ->UseRealTime();
-      benchmark::RegisterBenchmark(row("blake2s_many", "rust", shape).c_str(), rust_many, false,
-                                   count, total)
-          ->UseRealTime();
+      add_row(row("blake2b_many", "rust", shape), rust_many, true, count, total)->UseRealTime();
+      add_row(row("blake2s_many", "rust", shape), rust_many, false, count, total)->UseRealTime();
 #endif
     }
   }

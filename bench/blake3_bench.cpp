@@ -3,16 +3,24 @@
 // and serial, parallel and automatic hashing on 1..N threads next to the official Rust crate's
 // update_rayon, on the same buffers in one process.
 //
-// Every row's digest is checked against the portable backend before it is timed. Run with
+// Every row's digest is checked against the portable backend before it is timed; a row that
+// fails skips and makes the run exit with status 1. `fastblake-bench --validate FILE` checks
+// a JSON artifact (validate.cpp). Run with
 // --benchmark_repetitions and --benchmark_enable_random_interleaving so that the rows being
 // compared are measured interleaved (scripts/bench does); report medians and their ratios.
 #include <benchmark/benchmark.h>
 
+#include <sys/utsname.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -37,6 +45,8 @@ constexpr std::size_t many_items = 1000;
 constexpr std::size_t thread_sizes[] = {16u << 10, 64u << 10, 128u << 10, 256u << 10, 1u << 20,
                                         4u << 20,  16u << 20, 256u << 20, 1u << 30};
 
+using fastblake::bench::add_row;
+using fastblake::bench::fail;
 using fastblake::bench::input;
 using fastblake::bench::official_hash;
 
@@ -52,7 +62,7 @@ void one_shot(benchmark::State& state, std::string backend, std::size_t size) {
   const auto in = input(size);
   // One thread, as the official C: the automatic hash() would use the pool from 128 KiB on.
   if (!fastblake::use_backend(backend) || b3::hash_serial(in) != portable_hash(in)) {
-    state.SkipWithError("digest differs from the portable backend's");
+    fail(state, "digest differs from the portable backend's");
     return;
   }
   for (auto _ : state) benchmark::DoNotOptimize(b3::hash_serial(in));
@@ -62,7 +72,7 @@ void one_shot(benchmark::State& state, std::string backend, std::size_t size) {
 void official(benchmark::State& state, std::size_t size) {
   const auto in = input(size);
   if (official_hash(in) != portable_hash(in)) {
-    state.SkipWithError("official digest differs from the portable backend's");
+    fail(state, "official digest differs from the portable backend's");
     return;
   }
   for (auto _ : state) benchmark::DoNotOptimize(official_hash(in));
@@ -75,13 +85,13 @@ void many(benchmark::State& state, std::string backend, std::size_t item, bool b
     items.push_back(input((i + 1) * item).subspan(i * item));
   std::vector<b3::digest> out(many_items);
   if (!fastblake::use_backend(backend)) {
-    state.SkipWithError("backend not available");
+    fail(state, "backend not available");
     return;
   }
   b3::hash_many(items, out);
   for (std::size_t i = 0; i < many_items; ++i) {
     if (out[i] != portable_hash(items[i])) {
-      state.SkipWithError("hash_many digest differs from the portable backend's");
+      fail(state, "hash_many digest differs from the portable backend's");
       return;
     }
   }
@@ -125,7 +135,7 @@ void threaded(benchmark::State& state, threading how, std::size_t threads, std::
     return b3::hash(in);
   };
   if (run() != portable_hash(in)) {
-    state.SkipWithError("digest differs from the portable backend's");
+    fail(state, "digest differs from the portable backend's");
     return;
   }
   for (auto _ : state) {
@@ -150,7 +160,7 @@ void output(benchmark::State& state, std::size_t threads, std::size_t size) {
   reader.seek(0);
   reader.fill(out, pool);
   if (out != expected) {
-    state.SkipWithError("parallel output differs from the serial output");
+    fail(state, "parallel output differs from the serial output");
     return;
   }
   for (auto _ : state) {
@@ -169,7 +179,7 @@ void rust(benchmark::State& state, std::size_t threads, std::size_t size) {
   const std::unique_ptr<fastblake_rust_pool, decltype(&fastblake_rust_pool_free)> pool(
       threads == 0 ? nullptr : fastblake_rust_pool_new(threads), &fastblake_rust_pool_free);
   if (threads != 0 && !pool) {
-    state.SkipWithError("rayon could not start its threads");
+    fail(state, "rayon could not start its threads");
     return;
   }
   b3::digest::bytes_type out;
@@ -182,7 +192,7 @@ void rust(benchmark::State& state, std::size_t threads, std::size_t size) {
   };
   run();
   if (b3::digest(out) != portable_hash(in)) {
-    state.SkipWithError("Rust digest differs from the portable backend's");
+    fail(state, "Rust digest differs from the portable backend's");
     return;
   }
   for (auto _ : state) {
@@ -196,21 +206,17 @@ void rust(benchmark::State& state, std::size_t threads, std::size_t size) {
 void register_all() {
   for (std::size_t size : one_shot_sizes) {
     for (std::string_view backend : fastblake::available_backends()) {
-      benchmark::RegisterBenchmark(
-          ("blake3/hash/" + std::string(backend) + "/" + std::to_string(size)).c_str(), one_shot,
-          std::string(backend), size);
+      add_row(("blake3/hash/" + std::string(backend) + "/" + std::to_string(size)), one_shot,
+              std::string(backend), size);
     }
-    benchmark::RegisterBenchmark(("blake3/hash/official_c/" + std::to_string(size)).c_str(),
-                                 official, size);
+    add_row(("blake3/hash/official_c/" + std::to_string(size)), official, size);
   }
   for (std::size_t item : many_item_sizes) {
     for (std::string_view backend : fastblake::available_backends()) {
       for (bool batched : {true, false}) {
-        benchmark::RegisterBenchmark(
-            ("blake3/" + std::string(batched ? "hash_many/" : "hash_loop/") + std::string(backend) +
-             "/" + std::to_string(item))
-                .c_str(),
-            many, std::string(backend), item, batched);
+        add_row(("blake3/" + std::string(batched ? "hash_many/" : "hash_loop/") +
+                 std::string(backend) + "/" + std::to_string(item)),
+                many, std::string(backend), item, batched);
       }
     }
   }
@@ -227,45 +233,35 @@ void register_all() {
   };
   for (std::size_t size : thread_sizes) {
     // Wall-clock time: the calling thread's CPU time leaves out the other threads' work.
-    benchmark::RegisterBenchmark(name("serial", 0, size).c_str(), threaded, threading::serial, 1,
-                                 size, false)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark(name("auto", 0, size).c_str(), threaded, threading::automatic, 0,
-                                 size, false)
-        ->UseRealTime();
+    add_row(name("serial", 0, size), threaded, threading::serial, 1, size, false)->UseRealTime();
+    add_row(name("auto", 0, size), threaded, threading::automatic, 0, size, false)->UseRealTime();
     for (std::size_t t = 1; t <= max_threads; ++t) {
-      benchmark::RegisterBenchmark(name("parallel", t, size).c_str(), threaded, threading::parallel,
-                                   t, size, false)
+      add_row(name("parallel", t, size), threaded, threading::parallel, t, size, false)
           ->UseRealTime();
     }
     if (size <= (16u << 20)) {
       for (std::size_t t = 1; t <= max_threads; ++t) {
-        benchmark::RegisterBenchmark(name("output", t, size).c_str(), output, t, size)
-            ->UseRealTime();
+        add_row(name("output", t, size), output, t, size)->UseRealTime();
       }
     }
     if (size >= (64u << 10) && size <= (1u << 20)) {
       // A fixed count: each iteration also sleeps 2 ms, untimed.
       constexpr benchmark::IterationCount cold_iterations = 200;
-      benchmark::RegisterBenchmark(name("cold_serial", 0, size).c_str(), threaded,
-                                   threading::serial, 1, size, true)
+      add_row(name("cold_serial", 0, size), threaded, threading::serial, 1, size, true)
           ->UseRealTime()
           ->Iterations(cold_iterations);
-      benchmark::RegisterBenchmark(name("cold_auto", 0, size).c_str(), threaded,
-                                   threading::automatic, 0, size, true)
+      add_row(name("cold_auto", 0, size), threaded, threading::automatic, 0, size, true)
           ->UseRealTime()
           ->Iterations(cold_iterations);
-      benchmark::RegisterBenchmark(name("cold_parallel", max_threads, size).c_str(), threaded,
-                                   threading::parallel, max_threads, size, true)
+      add_row(name("cold_parallel", max_threads, size), threaded, threading::parallel, max_threads,
+              size, true)
           ->UseRealTime()
           ->Iterations(cold_iterations);
     }
 #if defined(FASTBLAKE_BENCH_RUST)
-    benchmark::RegisterBenchmark(name("rust_serial", 0, size).c_str(), rust, 0, size)
-        ->UseRealTime();
+    add_row(name("rust_serial", 0, size), rust, 0, size)->UseRealTime();
     for (std::size_t t = 1; t <= max_threads; ++t) {
-      benchmark::RegisterBenchmark(name("rust_update_rayon", t, size).c_str(), rust, t, size)
-          ->UseRealTime();
+      add_row(name("rust_update_rayon", t, size), rust, t, size)->UseRealTime();
     }
 #endif
   }
@@ -273,12 +269,66 @@ void register_all() {
 
 }  // namespace
 
+// What the JSON artifact records of the machine, the build and the environment, beside Google
+// Benchmark's own context (host, CPUs, caches, load, date).
+void add_environment_context() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  std::string model;
+  std::string flags;
+  while (std::getline(cpuinfo, line) && (model.empty() || flags.empty())) {
+    const auto value = [&] { return line.substr(line.find(':') + 2); };
+    if (model.empty() && line.rfind("model name", 0) == 0) model = value();
+    if (flags.empty() && (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0)) {
+      flags = value();
+    }
+  }
+  // The instruction-set flags that decide fastblake's kernels.
+  std::string simd;
+  std::istringstream words(flags);
+  for (std::string w; words >> w;) {
+    static const std::set<std::string> wanted = {"sse2",   "ssse3", "sse4_1",  "avx",
+                                                 "avx2",   "bmi2",  "avx512f", "avx512vl",
+                                                 "sha_ni", "asimd", "sha2",    "sve"};
+    if (wanted.count(w) != 0) simd.append(simd.empty() ? "" : " ").append(w);
+  }
+  benchmark::AddCustomContext("cpu_model", model.empty() ? "unknown" : model);
+  benchmark::AddCustomContext("cpu_flags", simd);
+  utsname un{};
+  if (uname(&un) == 0) {
+    std::string kernel = un.sysname;
+    kernel.append(" ").append(un.release).append(" ").append(un.machine);
+    benchmark::AddCustomContext("kernel", kernel);
+  }
+  std::string backends;
+  for (std::string_view b : fastblake::available_backends()) {
+    backends.append(backends.empty() ? "" : " ").append(b);
+  }
+  benchmark::AddCustomContext("available_backends", backends);
+  benchmark::AddCustomContext("default_threads",
+                              std::to_string(fastblake::thread_pool::default_threads()));
+  std::string overrides;
+  for (const char* name : {"FASTBLAKE_BACKEND", "FASTBLAKE_THREADS"}) {
+    if (const char* v = std::getenv(name)) {
+      overrides.append(overrides.empty() ? "" : " ").append(name).append("=").append(v);
+    }
+  }
+  benchmark::AddCustomContext("environment_overrides", overrides.empty() ? "none" : overrides);
+#if defined(FASTBLAKE_BENCH_CXX_FLAGS)
+  benchmark::AddCustomContext("compiler_flags", FASTBLAKE_BENCH_CXX_FLAGS);
+#endif
+}
+
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string_view(argv[1]) == "--validate") {
+    return fastblake::bench::validate_artifact(argv[2]);
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   best_backend();
   register_all();
   fastblake::bench::register_blake2();
+  add_environment_context();
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);
   benchmark::AddCustomContext("detected_backend", std::string(fastblake::active_backend()));
@@ -292,5 +342,9 @@ int main(int argc, char** argv) {
 #endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (fastblake::bench::any_row_failed) {
+    std::fprintf(stderr, "fastblake-bench: a row failed its check (see the rows marked ERROR)\n");
+    return 1;
+  }
   return 0;
 }
