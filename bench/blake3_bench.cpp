@@ -328,6 +328,9 @@ int main(int argc, char** argv) {
   best_backend();
   register_all();
   fastblake::bench::register_blake2();
+#if defined(FASTBLAKE_BENCH_FILES)
+  fastblake::bench::register_files();
+#endif
   add_environment_context();
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);

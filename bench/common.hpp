@@ -77,4 +77,7 @@ benchmark::internal::Benchmark* add_row(const std::string& name, Fn fn, Args... 
 /// Registers the BLAKE2 and SHA-256 rows (blake2_bench.cpp).
 void register_blake2();
 
+/// Registers the file-hashing rows (file_bench.cpp, POSIX only).
+void register_files();
+
 }  // namespace fastblake::bench

@@ -48,6 +48,7 @@ def main(path):
     if sizes:
         one_shot_tables(medians, backends, sizes)
     threads_table(medians)
+    files_table(medians)
     blake2_tables(medians)
 
 
@@ -150,6 +151,27 @@ def threads_table(medians):
             print(f"| {human(size)} | " + " | ".join(text) + " |")
 
 
+
+
+def files_table(medians):
+    """BLAKE3 file hashing per strategy, warm (page cache) and cold."""
+    classes = ["file-read", "file-mmap", "file-mmap-parallel"]
+    columns = [c + suffix for c in classes for suffix in ("", "-cold")]
+    columns = [c for c in columns if any(n.startswith(f"blake3/{c}/") for n in medians)]
+    if not columns:
+        return
+    sizes = sorted({int(n.split("/")[-1]) for n in medians
+                    if n.split("/")[1] in columns and n.startswith("blake3/")})
+    print("\nFiles: BLAKE3 of a file by strategy, in the page cache and (-cold) read from the "
+          "device each time, GB/s (median, wall-clock):\n")
+    print("| file | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+    for size in sizes:
+        cells = []
+        for c in columns:
+            row = medians.get(f"blake3/{c}/{size}")
+            cells.append(f"{gbps(row):.2f}" if row else "-")
+        print(f"| {human(size)} | " + " | ".join(cells) + " |")
 
 
 BACKEND_ORDER = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
