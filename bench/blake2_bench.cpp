@@ -3,13 +3,15 @@
 // once against blake2b_simd's and blake2s_simd's hash_many; OpenSSL's SHA-256 for scale. Same
 // buffers, one process.
 //
-// Every fastblake row's digest is checked against libb2's before it is timed.
+// Every row's digest, fastblake's and the references', is checked against fastblake's portable
+// backend before it is timed (the tests check that one against libb2 and the official vectors).
 #include <benchmark/benchmark.h>
 #include <blake2.h>
 #include <openssl/evp.h>
 #include <sodium.h>
 
 #include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -96,15 +98,32 @@ std::string ours_hex(variant v, std::span<const std::byte> in, thread_pool* pool
   return {};
 }
 
+std::string portable_hex(variant v, std::span<const std::byte> in) {
+  const std::string saved(active_backend());
+  use_backend("portable");
+  std::string hex = ours_hex(v, in, nullptr);
+  use_backend(saved);
+  return hex;
+}
+
+// Fails the row unless `hex` is the portable backend's digest of `in`.
+bool check(benchmark::State& state, variant v, std::span<const std::byte> in,
+           const std::string& hex) {
+  if (hex == portable_hex(v, in)) return true;
+  fail(state, "digest differs from the portable backend's");
+  return false;
+}
+
 void ours(benchmark::State& state, variant v, std::string backend, std::size_t threads,
           std::size_t size) {
   const auto in = input(size);
   std::unique_ptr<thread_pool> pool;
   if (threads > 1) pool = std::make_unique<thread_pool>(threads);
-  if (!use_backend(backend) || ours_hex(v, in, pool.get()) != libb2_hex(v, in)) {
-    fail(state, "digest differs from libb2's");
+  if (!use_backend(backend)) {
+    fail(state, "backend not available");
     return;
   }
+  if (!check(state, v, in, ours_hex(v, in, pool.get()))) return;
   for (auto _ : state) {
     switch (v) {
       case variant::b:
@@ -126,6 +145,7 @@ void ours(benchmark::State& state, variant v, std::string backend, std::size_t t
 
 void libb2(benchmark::State& state, variant v, std::size_t size) {
   const auto in = input(size);
+  if (!check(state, v, in, libb2_hex(v, in))) return;
   for (auto _ : state) benchmark::DoNotOptimize(libb2_hex(v, in));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
@@ -136,10 +156,7 @@ void openssl(benchmark::State& state, variant v, std::size_t size) {
   std::uint8_t out[64];
   unsigned int n = 0;
   EVP_Digest(in.data(), in.size(), out, &n, md, nullptr);
-  if (blake2::detail::to_hex(out, n) != libb2_hex(v, in)) {
-    fail(state, "OpenSSL's digest differs from libb2's");
-    return;
-  }
+  if (!check(state, v, in, blake2::detail::to_hex(out, n))) return;
   for (auto _ : state) {
     EVP_Digest(in.data(), in.size(), out, &n, md, nullptr);
     benchmark::DoNotOptimize(out);
@@ -150,6 +167,8 @@ void openssl(benchmark::State& state, variant v, std::size_t size) {
 void libsodium(benchmark::State& state, std::size_t size) {
   const auto in = input(size);
   std::uint8_t out[64];
+  crypto_generichash(out, 64, bytes(in), in.size(), nullptr, 0);
+  if (!check(state, variant::b, in, blake2::detail::to_hex(out, 64))) return;
   for (auto _ : state) {
     crypto_generichash(out, 64, bytes(in), in.size(), nullptr, 0);
     benchmark::DoNotOptimize(out);
@@ -171,10 +190,7 @@ void many(benchmark::State& state, std::string backend, std::size_t count, std::
   blake2::hash_many<F>(jobs);
   for (std::size_t i = 0; i < count; ++i) {
     const variant v = F == blake2::family::b ? variant::b : variant::s;
-    if (out[i].to_hex() != libb2_hex(v, in.subspan(i * item, item))) {
-      fail(state, "digest differs from libb2's");
-      return;
-    }
+    if (!check(state, v, in.subspan(i * item, item), out[i].to_hex())) return;
   }
   for (auto _ : state) {
     blake2::hash_many<F>(jobs);
@@ -183,11 +199,18 @@ void many(benchmark::State& state, std::string backend, std::size_t count, std::
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * total));
 }
 
-// SHA-256 for scale: OpenSSL's, with SHA-NI where the CPU has it.
+// SHA-256 for scale: OpenSSL's, with SHA-NI where the CPU has it, checked against libsodium's.
 void sha256(benchmark::State& state, std::size_t size) {
   const auto in = input(size);
   std::uint8_t out[32];
+  std::uint8_t expected[crypto_hash_sha256_BYTES];
   unsigned int n = 0;
+  EVP_Digest(in.data(), in.size(), out, &n, EVP_sha256(), nullptr);
+  crypto_hash_sha256(expected, bytes(in), in.size());
+  if (n != sizeof expected || std::memcmp(out, expected, n) != 0) {
+    fail(state, "OpenSSL's SHA-256 differs from libsodium's");
+    return;
+  }
   for (auto _ : state) {
     EVP_Digest(in.data(), in.size(), out, &n, EVP_sha256(), nullptr);
     benchmark::DoNotOptimize(out);
@@ -199,12 +222,18 @@ void sha256(benchmark::State& state, std::size_t size) {
 void rust(benchmark::State& state, variant v, std::size_t size) {
   const auto in = input(size);
   std::uint8_t out[64];
-  for (auto _ : state) {
-    if (v == variant::b || v == variant::bp) {
+  const bool b = v == variant::b || v == variant::bp;
+  const auto run = [&] {
+    if (b) {
       fastblake_rust_blake2b(bytes(in), in.size(), v == variant::bp, out);
     } else {
       fastblake_rust_blake2s(bytes(in), in.size(), v == variant::sp, out);
     }
+  };
+  run();
+  if (!check(state, v, in, blake2::detail::to_hex(out, b ? 64 : 32))) return;
+  for (auto _ : state) {
+    run();
     benchmark::DoNotOptimize(out);
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
@@ -212,13 +241,23 @@ void rust(benchmark::State& state, variant v, std::size_t size) {
 
 void rust_many(benchmark::State& state, bool b, std::size_t count, std::size_t total) {
   const auto in = input(total);
+  const std::size_t item = total / count;
+  const std::size_t digest_size = b ? 64 : 32;
   std::vector<std::uint8_t> out(64 * count);
-  for (auto _ : state) {
+  const auto run = [&] {
     if (b) {
-      fastblake_rust_blake2b_many(bytes(in), total / count, count, out.data());
+      fastblake_rust_blake2b_many(bytes(in), item, count, out.data());
     } else {
-      fastblake_rust_blake2s_many(bytes(in), total / count, count, out.data());
+      fastblake_rust_blake2s_many(bytes(in), item, count, out.data());
     }
+  };
+  run();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string hex = blake2::detail::to_hex(out.data() + i * digest_size, digest_size);
+    if (!check(state, b ? variant::b : variant::s, in.subspan(i * item, item), hex)) return;
+  }
+  for (auto _ : state) {
+    run();
     benchmark::DoNotOptimize(out.data());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * total));
@@ -228,57 +267,42 @@ void rust_many(benchmark::State& state, bool b, std::size_t count, std::size_t t
 }  // namespace
 
 void register_blake2() {
-  // Appends, not operator+ chains: GCC 12 warns falsely about those (-Wrestrict).
-  const auto row = [](std::string_view group, std::string_view impl, const std::string& shape) {
-    std::string name(group);
-    name.append("/").append(impl).append("/").append(shape);
-    return name;
-  };
   for (std::size_t size : sizes) {
-    add_row(row("sha256", "openssl", std::to_string(size)), sha256, size);
+    add_row(row_name("sha256", "serial", "openssl", size), sha256, size);
     for (variant v : {variant::b, variant::s, variant::bp, variant::sp}) {
+      const char* family = name_of(v);
+      const bool leaves = v == variant::bp || v == variant::sp;
       for (std::string_view backend : available_backends()) {
-        add_row(row(name_of(v), backend, std::to_string(size)), ours, v, std::string(backend), 1,
-                size);
+        add_row(row_name(family, "serial", backend, size), ours, v, std::string(backend), 1, size);
+        // Two threads split the leaves where the kernels cannot run them all at once.
+        if (leaves) {
+          add_row(row_name(family, "parallel", backend, size, 2), ours, v, std::string(backend), 2,
+                  size);
+        }
       }
-      // Two threads split the leaves where the kernels cannot run them all at once.
-      for (std::string_view backend : available_backends()) {
-        if (v != variant::bp && v != variant::sp) break;
-        std::string threaded(backend);
-        threaded.append("_2threads");
-        add_row(row(name_of(v), threaded, std::to_string(size)), ours, v, std::string(backend), 2,
-                size)
-            ->UseRealTime();
-      }
-      // libb2 runs BLAKE2bp/sp leaves on OpenMP threads: wall-clock time.
-      add_row(row(name_of(v), "libb2", std::to_string(size)), libb2, v, size)->UseRealTime();
-      if (v == variant::b || v == variant::s) {
-        add_row(row(name_of(v), "openssl", std::to_string(size)), openssl, v, size);
-      }
-      if (v == variant::b) {
-        add_row(row(name_of(v), "libsodium", std::to_string(size)), libsodium, size);
-      }
+      // libb2 runs BLAKE2bp/sp leaves on as many OpenMP threads as it chooses.
+      add_row(row_name(family, leaves ? "auto" : "serial", "libb2", size), libb2, v, size);
+      if (!leaves) add_row(row_name(family, "serial", "openssl", size), openssl, v, size);
+      if (v == variant::b) add_row(row_name(family, "serial", "libsodium", size), libsodium, size);
 #if defined(FASTBLAKE_BENCH_RUST)
-      add_row(row(name_of(v), "rust", std::to_string(size)), rust, v, size);
+      add_row(row_name(family, "serial", "rust", size), rust, v, size);
 #endif
     }
   }
+  // fastblake's hash_many spreads enough messages over the default pool's threads; the Rust
+  // crates' hash_many runs on the calling thread.
   for (std::size_t total : many_totals) {
     for (std::size_t count : many_counts) {
-      std::string shape = "x";
-      shape.append(std::to_string(count)).append("/").append(std::to_string(total));
       for (std::string_view backend : available_backends()) {
-        // hash_many may use the default pool's threads: wall-clock time.
-        add_row(row("blake2b_many", backend, shape), many<blake2::family::b>, std::string(backend),
-                count, total)
-            ->UseRealTime();
-        add_row(row("blake2s_many", backend, shape), many<blake2::family::s>, std::string(backend),
-                count, total)
-            ->UseRealTime();
+        add_row(row_name("blake2b", "batch", backend, total, 0, count), many<blake2::family::b>,
+                std::string(backend), count, total);
+        add_row(row_name("blake2s", "batch", backend, total, 0, count), many<blake2::family::s>,
+                std::string(backend), count, total);
       }
 #if defined(FASTBLAKE_BENCH_RUST)
-      add_row(row("blake2b_many", "rust", shape), rust_many, true, count, total)->UseRealTime();
-      add_row(row("blake2s_many", "rust", shape), rust_many, false, count, total)->UseRealTime();
+      add_row(row_name("blake2b", "batch", "rust", total, 0, count), rust_many, true, count, total);
+      add_row(row_name("blake2s", "batch", "rust", total, 0, count), rust_many, false, count,
+              total);
 #endif
     }
   }

@@ -1,7 +1,10 @@
-// BLAKE3 throughput (and main(), which also registers blake2_bench.cpp's rows): one-shot hashing
-// per backend and for the official C implementation, hash_many against a loop of one-shot hashes,
-// and serial, parallel and automatic hashing on 1..N threads next to the official Rust crate's
-// update_rayon, on the same buffers in one process.
+// fastblake-bench: main(), and the BLAKE3 rows. Every row is named
+// <family>/<class>/<implementation>[/<threads>t][/x<count>]/<bytes> (common.hpp). BLAKE3 has
+// serial hashing per backend next to the official C and the official Rust crate; hash_many
+// (batch) against a loop of one-shot hashes; parallel hashing on 1..N threads of a pool next to
+// the Rust crate's update_rayon; automatic hashing; extendable output on threads; and single
+// calls after the pool has gone idle. blake2_bench.cpp, file_bench.cpp and cli_bench.cpp add
+// theirs.
 //
 // Every row's digest is checked against the portable backend before it is timed; a row that
 // fails skips and makes the run exit with status 1. `fastblake-bench --validate FILE` checks
@@ -12,10 +15,12 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -107,12 +112,6 @@ void many(benchmark::State& state, std::string backend, std::size_t item, bool b
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * many_items));
 }
 
-// The backend detected at start-up: the thread rows run on it whatever the rows before chose.
-const std::string& best_backend() {
-  static const std::string name(fastblake::active_backend());
-  return name;
-}
-
 enum class threading { serial, parallel, automatic };
 
 // cold: every iteration starts after 2 ms without work (untimed), when the pool's workers have
@@ -120,7 +119,7 @@ enum class threading { serial, parallel, automatic };
 void threaded(benchmark::State& state, threading how, std::size_t threads, std::size_t size,
               bool cold) {
   const auto in = input(size);
-  fastblake::use_backend(best_backend());
+  fastblake::use_backend(fastblake::bench::detected_backend());
   std::unique_ptr<fastblake::thread_pool> pool;
   if (how == threading::parallel) pool = std::make_unique<fastblake::thread_pool>(threads);
   const auto run = [&] {
@@ -151,7 +150,7 @@ void threaded(benchmark::State& state, threading how, std::size_t threads, std::
 
 // Extendable output: `size` bytes from one reader, on a pool of `threads`.
 void output(benchmark::State& state, std::size_t threads, std::size_t size) {
-  fastblake::use_backend(best_backend());
+  fastblake::use_backend(fastblake::bench::detected_backend());
   fastblake::thread_pool pool(threads);
   std::vector<std::byte> out(size), expected(size);
   b3::output_reader reader = b3::hasher().update("fastblake").finalize_xof();
@@ -204,66 +203,62 @@ void rust(benchmark::State& state, std::size_t threads, std::size_t size) {
 #endif
 
 void register_all() {
-  for (std::size_t size : one_shot_sizes) {
+  using fastblake::bench::row_name;
+  const std::string best = fastblake::bench::detected_backend();
+  const std::size_t max_threads = fastblake::thread_pool::default_threads();
+  std::set<std::size_t> serial_sizes(std::begin(one_shot_sizes), std::end(one_shot_sizes));
+  serial_sizes.insert(std::begin(thread_sizes), std::end(thread_sizes));
+  for (std::size_t size : serial_sizes) {
+    const bool every_backend = std::find(std::begin(one_shot_sizes), std::end(one_shot_sizes),
+                                         size) != std::end(one_shot_sizes);
     for (std::string_view backend : fastblake::available_backends()) {
-      add_row(("blake3/hash/" + std::string(backend) + "/" + std::to_string(size)), one_shot,
-              std::string(backend), size);
+      if (every_backend || backend == best) {
+        add_row(row_name("blake3", "serial", backend, size), one_shot, std::string(backend), size);
+      }
     }
-    add_row(("blake3/hash/official_c/" + std::to_string(size)), official, size);
+    add_row(row_name("blake3", "serial", "official_c", size), official, size);
+#if defined(FASTBLAKE_BENCH_RUST)
+    add_row(row_name("blake3", "serial", "rust", size), rust, 0, size);
+#endif
   }
   for (std::size_t item : many_item_sizes) {
     for (std::string_view backend : fastblake::available_backends()) {
-      for (bool batched : {true, false}) {
-        add_row(("blake3/" + std::string(batched ? "hash_many/" : "hash_loop/") +
-                 std::string(backend) + "/" + std::to_string(item)),
-                many, std::string(backend), item, batched);
-      }
+      const std::size_t total = many_items * item;
+      add_row(row_name("blake3", "batch", backend, total, 0, many_items), many,
+              std::string(backend), item, true);
+      std::string loop(backend);
+      loop.append("-loop");
+      add_row(row_name("blake3", "batch", loop, total, 0, many_items), many, std::string(backend),
+              item, false);
     }
   }
-  const std::size_t max_threads = fastblake::thread_pool::default_threads();
-  // blake3/threads/<how>[/<n>t]/<size>
-  const auto name = [](const char* how, std::size_t threads, std::size_t size) {
-    char buffer[96];
-    if (threads == 0) {
-      std::snprintf(buffer, sizeof buffer, "blake3/threads/%s/%zu", how, size);
-    } else {
-      std::snprintf(buffer, sizeof buffer, "blake3/threads/%s/%zut/%zu", how, threads, size);
-    }
-    return std::string(buffer);
-  };
   for (std::size_t size : thread_sizes) {
-    // Wall-clock time: the calling thread's CPU time leaves out the other threads' work.
-    add_row(name("serial", 0, size), threaded, threading::serial, 1, size, false)->UseRealTime();
-    add_row(name("auto", 0, size), threaded, threading::automatic, 0, size, false)->UseRealTime();
+    add_row(row_name("blake3", "auto", best, size), threaded, threading::automatic, 0, size, false);
     for (std::size_t t = 1; t <= max_threads; ++t) {
-      add_row(name("parallel", t, size), threaded, threading::parallel, t, size, false)
-          ->UseRealTime();
+      add_row(row_name("blake3", "parallel", best, size, t), threaded, threading::parallel, t, size,
+              false);
+#if defined(FASTBLAKE_BENCH_RUST)
+      add_row(row_name("blake3", "parallel", "rust_rayon", size, t), rust, t, size);
+#endif
     }
     if (size <= (16u << 20)) {
       for (std::size_t t = 1; t <= max_threads; ++t) {
-        add_row(name("output", t, size), output, t, size)->UseRealTime();
+        add_row(row_name("blake3", "xof", best, size, t), output, t, size);
       }
     }
     if (size >= (64u << 10) && size <= (1u << 20)) {
       // A fixed count: each iteration also sleeps 2 ms, untimed.
-      constexpr benchmark::IterationCount cold_iterations = 200;
-      add_row(name("cold_serial", 0, size), threaded, threading::serial, 1, size, true)
-          ->UseRealTime()
-          ->Iterations(cold_iterations);
-      add_row(name("cold_auto", 0, size), threaded, threading::automatic, 0, size, true)
-          ->UseRealTime()
-          ->Iterations(cold_iterations);
-      add_row(name("cold_parallel", max_threads, size), threaded, threading::parallel, max_threads,
-              size, true)
-          ->UseRealTime()
-          ->Iterations(cold_iterations);
+      constexpr benchmark::IterationCount idle_iterations = 200;
+      add_row(row_name("blake3", "serial-idle", best, size), threaded, threading::serial, 1, size,
+              true)
+          ->Iterations(idle_iterations);
+      add_row(row_name("blake3", "auto-idle", best, size), threaded, threading::automatic, 0, size,
+              true)
+          ->Iterations(idle_iterations);
+      add_row(row_name("blake3", "parallel-idle", best, size, max_threads), threaded,
+              threading::parallel, max_threads, size, true)
+          ->Iterations(idle_iterations);
     }
-#if defined(FASTBLAKE_BENCH_RUST)
-    add_row(name("rust_serial", 0, size), rust, 0, size)->UseRealTime();
-    for (std::size_t t = 1; t <= max_threads; ++t) {
-      add_row(name("rust_update_rayon", t, size), rust, t, size)->UseRealTime();
-    }
-#endif
   }
 }
 
@@ -325,16 +320,19 @@ int main(int argc, char** argv) {
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  best_backend();
+  fastblake::bench::detected_backend();
   register_all();
   fastblake::bench::register_blake2();
 #if defined(FASTBLAKE_BENCH_FILES)
   fastblake::bench::register_files();
 #endif
+#if defined(FASTBLAKE_BENCH_CLI)
+  fastblake::bench::register_cli();
+#endif
   add_environment_context();
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);
-  benchmark::AddCustomContext("detected_backend", std::string(fastblake::active_backend()));
+  benchmark::AddCustomContext("detected_backend", fastblake::bench::detected_backend());
 #if defined(__clang__)
   benchmark::AddCustomContext("compiler", "clang " __clang_version__);
 #elif defined(__GNUC__)

@@ -3,7 +3,8 @@
 // clean pages on request (posix_fadvise; checked with mincore on a probe, so not on tmpfs),
 // read from the device each time (the -cold classes). The files
 // are written once to $TMPDIR (or /tmp) and removed at exit; each row's digest is checked
-// against the in-memory hash of the same bytes first.
+// against the in-memory hash of the same bytes first. bench_file and bench_files (common.hpp)
+// live here too.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -13,7 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <fastblake/blake3.hpp>
 #include <fastblake/file.hpp>
@@ -28,25 +31,61 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t file_sizes[] = {1u << 20, 16u << 20, 256u << 20};
 
-// The benchmark's file of `size` bytes (the start of the shared input), made on first use.
-const fs::path& file_of(std::size_t size) {
-  static std::map<std::size_t, fs::path> files;
+// $TMPDIR/fastblake-bench-<pid>-<size>[x<count>]. Appends, not operator+ chains: GCC 12 warns
+// falsely about those (-Wrestrict).
+fs::path temporary_path(std::size_t size, std::size_t count = 0) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string leaf("fastblake-bench-");
+  leaf.append(std::to_string(::getpid())).append("-").append(std::to_string(size));
+  if (count != 0) leaf.append("x").append(std::to_string(count));
+  return fs::path(dir != nullptr && *dir != '\0' ? dir : "/tmp") / leaf;
+}
+
+// Everything made by bench_file and bench_files, removed at exit.
+std::vector<fs::path>& made() {
+  static std::vector<fs::path> paths;
   static const struct remover {
     ~remover() {
       std::error_code ec;
-      for (const auto& entry : files) fs::remove(entry.second, ec);
+      for (const auto& p : paths) fs::remove_all(p, ec);
     }
   } remove_at_exit;
+  return paths;
+}
+
+void write_file(const fs::path& path, std::span<const std::byte> data) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+}
+
+}  // namespace
+
+const fs::path& bench_file(std::size_t size) {
+  static std::map<std::size_t, fs::path> files;
   auto it = files.find(size);
   if (it != files.end()) return it->second;
-  const char* dir = std::getenv("TMPDIR");
-  fs::path path = fs::path(dir != nullptr && *dir != '\0' ? dir : "/tmp") /
-                  ("fastblake-bench-" + std::to_string(::getpid()) + "-" + std::to_string(size));
-  const auto data = input(size);
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(size));
+  fs::path path = temporary_path(size);
+  made().push_back(path);
+  write_file(path, input(size));
   return files.emplace(size, path).first->second;
 }
+
+std::vector<fs::path> bench_files(std::size_t count, std::size_t size) {
+  const fs::path dir = temporary_path(size, count);
+  std::vector<fs::path> paths;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    made().push_back(dir);
+    fs::create_directory(dir, ec);
+    for (std::size_t i = 0; i < count; ++i) {
+      write_file(dir / std::to_string(i), input((i + 1) * size).subspan(i * size));
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) paths.push_back(dir / std::to_string(i));
+  return paths;
+}
+
+namespace {
 
 // Drops the file's pages from the page cache; false where the kernel does not.
 bool drop_cache(const fs::path& path) {
@@ -60,7 +99,7 @@ bool drop_cache(const fs::path& path) {
 // Whether dropping works where the files are (not on tmpfs, say): a probe file's pages must
 // leave the page cache.
 bool cold_cache_possible() {
-  const fs::path& probe = file_of(1u << 20);
+  const fs::path& probe = bench_file(1u << 20);
   if (!drop_cache(probe)) return false;
   const int fd = ::open(probe.c_str(), O_RDONLY);
   if (fd < 0) return false;
@@ -80,7 +119,8 @@ bool cold_cache_possible() {
 }
 
 void file_row(benchmark::State& state, b3::file_strategy strategy, std::size_t size, bool cold) {
-  const fs::path& path = file_of(size);
+  const fs::path& path = bench_file(size);
+  use_backend(detected_backend());
   b3::file_options options;
   options.strategy = strategy;
   std::error_code ec;
@@ -112,9 +152,10 @@ void register_files() {
     for (const auto& [name, strategy] : classes) {
       for (const bool cold : {false, true}) {
         if (cold && !cold_possible) continue;
-        std::string row = "blake3/";
-        row.append(name).append(cold ? "-cold/" : "/").append(std::to_string(size));
-        add_row(row, file_row, strategy, size, cold)->UseRealTime();
+        std::string timing_class(name);
+        if (cold) timing_class.append("-cold");
+        add_row(row_name("blake3", timing_class, detected_backend(), size), file_row, strategy,
+                size, cold);
       }
     }
   }

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
-"""Plots fastblake-bench JSON artifacts: throughput against input size, one PNG per family
-(BLAKE3 one-shot, BLAKE3 on threads, BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp, SHA-256), fastblake's
-rows as solid lines and the references in the same run dashed, medians of the repetitions.
+"""Plots fastblake-bench JSON artifacts, one PNG per family (blake3, blake2b, blake2s,
+blake2bp, blake2sp, sha256), medians of the repetitions:
 
-Usage: bench/plot.py OUTPUT_DIR ARTIFACT.json...   (Debian: python3-matplotlib)
+- above, throughput against input size (log scales): fastblake's rows solid, on the detected
+  backend (one thread, the most threads, and automatic), the references in the same run dashed;
+- below, fastblake's fastest row over each reference at each size (bench/report.py's summary):
+  above the line at 1, fastblake is faster.
+
+and cli.png, whole tools against the tools they replace, as ratios.
+
+Usage: bench/plot.py OUTPUT_DIR ARTIFACT.json   (Debian: python3-matplotlib)
 """
-import json
 import os
-import re
 import sys
 
 import matplotlib
@@ -15,77 +19,118 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# Rows that are references rather than fastblake, by family.
-REFERENCES = {"official_c", "openssl", "libsodium", "libb2", "rust", "rust_serial",
-              "rust_update_rayon"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+SIZE_CLASSES = ("serial", "parallel", "auto")
 
 
-def medians(paths):
-    rows = {}
-    context = {}
-    for path in paths:
-        with open(path) as f:
-            data = json.load(f)
-        context = context or data["context"]
-        for row in data["benchmarks"]:
-            if row.get("aggregate_name") == "median" and "error_occurred" not in row:
-                name = re.sub(r"/(iterations:\d+|real_time)", "", row["run_name"])
-                rows[name] = row["bytes_per_second"] / 1e9
-    return rows, context
-
-
-def series(rows):
-    """{family: {implementation: [(size, GB/s)]}} from the row names."""
-    families = {}
-    for name, gbps in rows.items():
-        parts = name.split("/")
-        if parts[0] == "blake3" and parts[1] == "hash" and len(parts) == 4:
-            family, impl, size = "blake3", parts[2], parts[3]
-        elif parts[0] == "blake3" and parts[1] == "threads" and len(parts) in (4, 5):
-            if parts[2].startswith("cold"):
-                continue
-            impl = parts[2] if len(parts) == 4 else f"{parts[2]} {parts[3]}"
-            family, size = "blake3 threads", parts[-1]
-        elif parts[0] in ("blake2b", "blake2s", "blake2bp", "blake2sp", "sha256") and len(parts) == 3:
-            family, impl, size = parts
-        else:
+def curves(medians, context, family):
+    """{label: [(bytes, GB/s)]} of one family's single-input rows worth a line."""
+    keys = [k for k in medians if k.family == family and k.cls in SIZE_CLASSES and not k.count]
+    most = max([k.threads for k in keys] or [0])
+    backend = context.get("detected_backend")
+    lines = {}
+    for k in keys:
+        ours = not report.is_reference(k.impl)
+        if ours and k.impl != backend:
             continue
-        families.setdefault(family, {}).setdefault(impl, []).append((int(size), gbps))
-    return families
+        if k.threads and k.threads != most:
+            continue
+        lines.setdefault(report.label(k), []).append((k.bytes, medians[k]))
+    return lines
 
 
-def is_reference(impl):
-    return impl.split(" ")[0] in REFERENCES
+def ratio_curves(medians, family):
+    """{'group: fastblake / reference': [(bytes, ratio)]} from the summary's single inputs."""
+    lines = {}
+    for c in report.summary(medians):
+        if c.family == family and c.group in ("serial", "any threads") and not c.count:
+            lines.setdefault(f"{c.group}: over {c.ref_label}", []).append((c.bytes, c.ratio))
+    return lines
 
 
-def plot(family, impls, context, out_dir):
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for impl in sorted(impls, key=lambda i: (is_reference(i), i)):
-        points = sorted(impls[impl])
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
-                linestyle="--" if is_reference(impl) else "-",
-                linewidth=2.2 if is_reference(impl) else 1.4, label=impl)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("input size (bytes)")
-    ax.set_ylabel("GB/s (median)")
-    ax.set_title(f"{family}: fastblake (solid) and references (dashed)\n"
-                 f"{context.get('cpu_model', '?')}, {context.get('num_cpus', '?')} CPUs, "
-                 f"commit {context.get('commit', '?')}", fontsize=9)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+def style(label):
+    reference = report.is_reference(report.impl_of(label))
+    return {"linestyle": "--" if reference else "-", "linewidth": 2.0 if reference else 1.5}
+
+
+def plot_family(family, medians, context, out_dir):
+    lines = curves(medians, context, family)
+    if not lines:
+        return None
+    ratios = ratio_curves(medians, family)
+    fig, axes = plt.subplots(2 if ratios else 1, 1, figsize=(8, 8 if ratios else 5),
+                             squeeze=False)
+    top = axes[0][0]
+    for label in sorted(lines, key=lambda text: (style(text)["linestyle"], text)):
+        points = sorted(lines[label])
+        top.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
+                 label=label, **style(label))
+    top.set_xscale("log", base=2)
+    top.set_yscale("log")
+    top.set_ylabel("GB/s (median)")
+    top.set_title(f"{family}: fastblake (solid) and references (dashed), same run\n"
+                  f"{context.get('cpu_model', '?')}, {context.get('num_cpus', '?')} CPUs, "
+                  f"commit {context.get('commit', '?')}", fontsize=9)
+    top.grid(True, which="both", alpha=0.3)
+    top.legend(fontsize=7, ncol=2)
+    if ratios:
+        bottom = axes[1][0]
+        for label in sorted(ratios):
+            points = sorted(ratios[label])
+            bottom.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                        markersize=3, label=label)
+        bottom.axhline(1.0, color="black", linewidth=1)
+        bottom.set_xscale("log", base=2)
+        bottom.set_yscale("log")
+        bottom.set_ylabel("fastblake / reference (above 1: faster)")
+        bottom.grid(True, which="both", alpha=0.3)
+        bottom.legend(fontsize=7)
+    axes[-1][0].set_xlabel("input size (bytes)")
     fig.tight_layout()
-    path = os.path.join(out_dir, family.replace(" ", "-") + ".png")
+    path = os.path.join(out_dir, f"{family}.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def main(out_dir, paths):
-    rows, context = medians(paths)
+def plot_cli(medians, context, out_dir):
+    bars = [(f"{c.family} {c.shape}: {c.ours_label} / {c.ref_label}", c.ratio)
+            for c in report.summary(medians) if c.group == "cli"]
+    if not bars:
+        return None
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.45 * len(bars)))
+    ax.barh([b[0] for b in bars], [b[1] for b in bars], color="tab:blue")
+    ax.axvline(1.0, color="black", linewidth=1)
+    for i, (_, ratio) in enumerate(bars):
+        ax.text(ratio, i, f" {ratio:.2f}x", va="center", fontsize=8)
+    ax.invert_yaxis()
+    ax.tick_params(axis="y", labelsize=8)
+    ax.set_xlabel("fastblake's speed over the tool's (above 1: faster), median wall-clock")
+    ax.set_title(f"cli: whole tools on files in the page cache\n"
+                 f"{context.get('cpu_model', '?')}, {context.get('num_cpus', '?')} CPUs, "
+                 f"commit {context.get('commit', '?')}", fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(out_dir, "cli.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(out_dir, path):
+    medians, context = report.load(path)
     os.makedirs(out_dir, exist_ok=True)
-    for family, impls in sorted(series(rows).items()):
-        print(plot(family, impls, context, out_dir))
+    for family in report.FAMILIES:
+        made = plot_family(family, medians, context, out_dir)
+        if made:
+            print(made)
+    made = plot_cli(medians, context, out_dir)
+    if made:
+        print(made)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    if len(sys.argv) != 3:
+        sys.exit("usage: bench/plot.py OUTPUT_DIR ARTIFACT.json")
+    main(sys.argv[1], sys.argv[2])

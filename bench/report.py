@@ -1,16 +1,104 @@
 #!/usr/bin/env python3
-"""Turns a fastblake-bench JSON file into the Markdown tables of docs/benchmarks.md.
+"""Turns fastblake-bench JSON artifacts into the Markdown tables of docs/benchmarks.md.
 
-Usage: bench/report.py RESULTS.json
-Medians of the repetitions; ratios are of medians measured in the same run.
+Usage:
+  bench/report.py ARTIFACT.json [--summary-only] [--link URL]
+      a summary (fastblake's best against each reference, same run) and one table per
+      family and timing class; --link names the artifact the tables came from.
+  bench/report.py --compare OLD.json NEW.json [--tolerance 5]
+      the summary's ratios in both runs, side by side; exit status 1 if any moved by more
+      than the tolerance (percent).
+
+Row names are <family>/<class>/<implementation>[/<threads>t][/x<count>]/<bytes>
+(bench/common.hpp). Medians of the repetitions; every ratio is of two medians from one run.
 """
+import argparse
 import json
 import re
 import sys
+from collections import namedtuple
+
+# The implementations that are not fastblake, in the order their columns appear.
+REFERENCES = ["official_c", "rust", "rust_rayon", "libb2", "openssl", "libsodium",
+              "official_b3sum", "coreutils_b2sum", "coreutils_sha256sum"]
+BACKENDS = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
+FAMILIES = ["blake3", "blake2b", "blake2s", "blake2bp", "blake2sp", "sha256"]
+CLASSES = ["serial", "parallel", "auto", "batch", "xof", "serial-idle", "auto-idle",
+           "parallel-idle", "file-read", "file-read-cold", "file-mmap", "file-mmap-cold",
+           "file-mmap-parallel", "file-mmap-parallel-cold", "cli", "gpu-resident",
+           "gpu-end-to-end", "gpu-batch", "gpu-file"]
+CLASS_TEXT = {
+    "serial": "one thread",
+    "parallel": "a pool of N threads (Nt)",
+    "auto": "the library chooses the threads",
+    "batch": "many inputs in one call",
+    "xof": "extendable output on N threads",
+    "serial-idle": "one call after 2 ms idle, one thread",
+    "auto-idle": "one call after 2 ms idle, the pool's workers asleep",
+    "parallel-idle": "one call after 2 ms idle on a pool of N threads",
+    "file-read": "a file read with read(), page cache warm",
+    "file-read-cold": "a file read with read(), dropped from the page cache each time",
+    "file-mmap": "a mapped file, page cache warm",
+    "file-mmap-cold": "a mapped file, dropped from the page cache each time",
+    "file-mmap-parallel": "a mapped file on the pool, page cache warm",
+    "file-mmap-parallel-cold": "a mapped file on the pool, dropped from the page cache each time",
+    "cli": "whole tools on files in the page cache, one process a call (Nt: told to use N "
+           "threads; -j2: two files at once)",
+}
+# The summary's groups, each comparing fastblake's fastest row with each reference's fastest
+# among the classes named: "any threads" is the fastest way each library has to hash one
+# input, on one thread or many.
+SUMMARY_GROUPS = {"serial": ["serial", "any threads"], "parallel": ["any threads"],
+                  "auto": ["any threads"], "batch": ["batch"], "cli": ["cli"]}
+GROUP_ORDER = ["serial", "any threads", "batch", "cli"]
+
+Row = namedtuple("Row", "family cls impl threads count bytes")
+NAME = re.compile(r"^(?P<family>[a-z0-9]+)/(?P<cls>[a-z-]+)/(?P<impl>[a-z0-9_-]+)"
+                  r"(?:/(?P<threads>\d+)t)?(?:/x(?P<count>\d+))?/(?P<bytes>\d+)"
+                  r"(?:/iterations:\d+)?(?:/real_time)?$")
 
 
-def gbps(row):
-    return row["bytes_per_second"] / 1e9
+def parse(name):
+    m = NAME.match(name)
+    if not m:
+        return None
+    return Row(m["family"], m["cls"], m["impl"], int(m["threads"] or 0), int(m["count"] or 0),
+               int(m["bytes"]))
+
+
+def load(path):
+    """({Row: median GB/s}, context) of an artifact."""
+    with open(path) as f:
+        data = json.load(f)
+    medians = {}
+    for row in data["benchmarks"]:
+        if row.get("aggregate_name") == "median" and "error_occurred" not in row:
+            key = parse(row["run_name"])
+            if key:
+                medians[key] = row["bytes_per_second"] / 1e9
+    return medians, data["context"]
+
+
+def is_reference(impl):
+    return impl in REFERENCES
+
+
+def impl_of(label_text):
+    """The implementation in a label() text."""
+    words = label_text.split()
+    if len(words) > 1 and re.fullmatch(r"\d+t", words[-1]):
+        words.pop()
+    return words[-1]
+
+
+def impl_order(impl):
+    """fastblake's backends best first (each -loop or -j2 variant after its base), then the
+    references in REFERENCES order."""
+    if is_reference(impl):
+        return (1, REFERENCES.index(impl), impl)
+    base = re.sub(r"-(loop|j\d+)$", "", impl)
+    rank = BACKENDS.index(base) if base in BACKENDS else len(BACKENDS)
+    return (0, rank, impl != base, impl)
 
 
 def human(size):
@@ -20,232 +108,152 @@ def human(size):
     return f"{size} B"
 
 
-def main(path):
-    with open(path) as f:
-        data = json.load(f)
-    medians = {}
-    for row in data["benchmarks"]:
-        if row.get("aggregate_name") == "median" and "error_occurred" not in row:
-            # Google Benchmark appends /iterations:N and /real_time to some rows' names.
-            medians[re.sub(r"/(iterations:\d+|real_time)", "", row["run_name"])] = row
-    ctx = data["context"]
-    print(f"Machine: {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at "
-          f"{ctx.get('mhz_per_cpu', '?')} MHz (as reported); compiler: "
-          f"{ctx.get('compiler', '?')}; fastblake {ctx.get('fastblake_version', '?')} at commit "
-          f"{ctx.get('commit', '?')}; official BLAKE3 C {ctx.get('official_c_version', '?')}; "
-          f"{ctx.get('date', '')}.\n")
-
-    backends = []
-    sizes = []
-    for name in medians:
-        parts = name.split("/")
-        if len(parts) == 4 and parts[1] == "hash" and parts[2] != "official_c":
-            if parts[2] not in backends:
-                backends.append(parts[2])
-            if int(parts[3]) not in sizes:
-                sizes.append(int(parts[3]))
-    sizes.sort()
-    if sizes:
-        one_shot_tables(medians, backends, sizes)
-    threads_table(medians)
-    files_table(medians)
-    blake2_tables(medians)
+def shape_text(count, size):
+    return f"{count:,} x {human(size // count)}" if count else human(size)
 
 
-def one_shot_tables(medians, backends, sizes):
-    print("One-shot `hash_serial()` (one thread), GB/s (median), and the best backend over the "
-          "official C:\n")
-    print("| input | official C | " + " | ".join(backends) + " | best / official |")
-    print("|---" * (len(backends) + 3) + "|")
-    for size in sizes:
-        official = medians.get(f"blake3/hash/official_c/{size}")
-        if not any(medians.get(f"blake3/hash/{b}/{size}") for b in backends):
+def column(impl, threads):
+    return f"{impl} {threads}t" if threads else impl
+
+
+def fmt(value):
+    return f"{value:.2f}" if value is not None else "-"
+
+
+Comparison = namedtuple("Comparison", "family group shape ours_label ours ref_label ref ratio "
+                                       "count bytes")
+
+
+def summary(medians):
+    """[Comparison]: fastblake's fastest row against each reference's fastest, per family,
+    summary group, threads (cli only) and input."""
+    groups = {}
+    for key, value in medians.items():
+        for group in SUMMARY_GROUPS.get(key.cls, []):
+            threads = key.threads if group == "cli" else 0
+            where = (key.family, group, threads, key.count, key.bytes)
+            groups.setdefault(where, []).append((key, value))
+    lines = []
+    for where in sorted(groups, key=lambda w: (FAMILIES.index(w[0]) if w[0] in FAMILIES else 99,
+                                               GROUP_ORDER.index(w[1]), w[2], w[4], w[3])):
+        family, group, _, count, size = where
+        rows = groups[where]
+        ours = [r for r in rows if not is_reference(r[0].impl)]
+        # "any threads" only where some row used threads: otherwise it repeats "serial".
+        if not ours or (group == "any threads" and all(r[0].cls == "serial" for r in rows)):
             continue
-        cells = []
-        best = 0.0
-        for b in backends:
-            row = medians.get(f"blake3/hash/{b}/{size}")
-            cells.append(f"{gbps(row):.2f}" if row else "-")
-            if row:
-                best = max(best, gbps(row))
-        ratio = f"**{best / gbps(official):.2f}x**" if official else "-"
-        off = f"{gbps(official):.2f}" if official else "-"
-        print(f"| {human(size)} | {off} | " + " | ".join(cells) + f" | {ratio} |")
-
-    print("\n`hash_many` of 1,000 items against a loop of one-shot `hash()`, GB/s (median):\n")
-    print("| backend | item | loop | hash_many | speed-up |")
-    print("|---|---|---|---|---|")
-    for b in backends:
-        for item in (64, 256, 1024):
-            many = medians.get(f"blake3/hash_many/{b}/{item}")
-            loop = medians.get(f"blake3/hash_loop/{b}/{item}")
-            if many and loop:
-                print(f"| {b} | {item} B | {gbps(loop):.2f} | {gbps(many):.2f} | "
-                      f"{gbps(many) / gbps(loop):.2f}x |")
+        best_key, best = max(ours, key=lambda r: r[1])
+        refs = {}
+        for key, value in rows:
+            if is_reference(key.impl) and value > refs.get(key.impl, (None, 0))[1]:
+                refs[key.impl] = (key, value)
+        for impl in sorted(refs, key=impl_order):
+            ref_key, ref = refs[impl]
+            lines.append(Comparison(family, group, shape_text(count, size), label(best_key), best,
+                                    label(ref_key), ref, best / ref, count, size))
+    return lines
 
 
-def threads_table(medians):
-    """Serial, parallel on 1..N threads and automatic hashing, next to the Rust crate."""
-    sizes = sorted({int(n.split("/")[-1]) for n in medians
-                    if n.startswith("blake3/threads/serial/")})
-    if not sizes:
+def label(key):
+    """A row's implementation, threads and (where not implied by the group) class."""
+    text = column(key.impl, key.threads)
+    return text if key.cls in ("serial", "batch", "cli") else f"{key.cls} {text}"
+
+
+def print_summary(medians):
+    lines = summary(medians)
+    if not lines:
         return
-    counts = sorted({int(n.split("/")[3][:-1]) for n in medians
-                     if n.startswith("blake3/threads/parallel/")})
-    rust_counts = sorted({int(n.split("/")[3][:-1]) for n in medians
-                          if n.startswith("blake3/threads/rust_update_rayon/")})
-    top = counts[-1] if counts else None
-    columns = ["serial"] + [f"parallel {t}t" for t in counts] + ["auto"]
-    columns += ["Rust serial"] + [f"Rust update_rayon {t}t" for t in rust_counts]
-    columns += [f"parallel {top}t / serial", "auto / serial"]
-    if rust_counts:
-        columns += [f"parallel {top}t / Rust {rust_counts[-1]}t"]
-    print("\nThreads: one-shot hashing on the detected backend, GB/s (median, wall-clock):\n")
-    print("| input | " + " | ".join(columns) + " |")
-    print("|---" * (len(columns) + 1) + "|")
-
-    def cell(name):
-        row = medians.get(name)
-        return gbps(row) if row else None
-
-    for size in sizes:
-        serial = cell(f"blake3/threads/serial/{size}")
-        values = [serial] + [cell(f"blake3/threads/parallel/{t}t/{size}") for t in counts]
-        auto = cell(f"blake3/threads/auto/{size}")
-        values += [auto, cell(f"blake3/threads/rust_serial/{size}")]
-        values += [cell(f"blake3/threads/rust_update_rayon/{t}t/{size}") for t in rust_counts]
-        text = [f"{v:.2f}" if v else "-" for v in values]
-        best = cell(f"blake3/threads/parallel/{top}t/{size}")
-        ratios = [(best, serial), (auto, serial)]
-        if rust_counts:
-            ratios.append((best, cell(f"blake3/threads/rust_update_rayon/{rust_counts[-1]}t/{size}")))
-        text += [f"**{a / b:.2f}x**" if a and b else "-" for a, b in ratios]
-        print(f"| {human(size)} | " + " | ".join(text) + " |")
-
-    out_sizes = sorted({int(n.split("/")[-1]) for n in medians
-                        if n.startswith("blake3/threads/output/")})
-    if out_sizes:
-        print("\nExtendable output (`output_reader::fill` with a pool), GB/s (median):\n")
-        print("| output | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in counts) +
-              f" | {top}t / 1t |")
-        print("|---" * (len(counts) + 2) + "|")
-        for size in out_sizes:
-            values = [cell(f"blake3/threads/output/{t}t/{size}") for t in counts]
-            ratio = (f"**{values[-1] / values[0]:.2f}x**" if values[0] and values[-1] else "-")
-            print(f"| {human(size)} | " + " | ".join(f"{v:.2f}" if v else "-" for v in values) +
-                  f" | {ratio} |")
-
-    cold_sizes = sorted({int(n.split("/")[-1]) for n in medians
-                         if n.startswith("blake3/threads/cold_serial/")})
-    if cold_sizes:
-        print("\nCold calls (each after 2 ms without work, the pool's workers asleep), GB/s "
-              "(median):\n")
-        print(f"| input | serial | auto | parallel {top}t | auto / serial | parallel / serial |")
-        print("|---|---|---|---|---|---|")
-        for size in cold_sizes:
-            serial = cell(f"blake3/threads/cold_serial/{size}")
-            auto = cell(f"blake3/threads/cold_auto/{size}")
-            par = cell(f"blake3/threads/cold_parallel/{top}t/{size}")
-            text = [f"{v:.2f}" if v else "-" for v in (serial, auto, par)]
-            text += [f"{a / serial:.2f}x" if a and serial else "-" for a in (auto, par)]
-            print(f"| {human(size)} | " + " | ".join(text) + " |")
+    print("fastblake's fastest row against each reference's fastest, same run, GB/s (median) "
+          "and ratio:\n")
+    print("| family | class | input | fastblake | GB/s | reference | GB/s | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for family, group, shape, ours_label, ours, ref_label, ref, ratio, _, _ in lines:
+        print(f"| {family} | {group} | {shape} | {ours_label} | {ours:.2f} | {ref_label} | "
+              f"{ref:.2f} | **{ratio:.2f}x** |")
 
 
+def class_tables(medians):
+    """One table per family and class: inputs down, implementations (and threads) across."""
+    pairs = sorted({(k.family, k.cls) for k in medians},
+                   key=lambda p: (FAMILIES.index(p[0]) if p[0] in FAMILIES else 99,
+                                  CLASSES.index(p[1]) if p[1] in CLASSES else 99))
+    for family, cls in pairs:
+        keys = [k for k in medians if k.family == family and k.cls == cls]
+        columns = sorted({(k.impl, k.threads) for k in keys},
+                         key=lambda c: (impl_order(c[0]), c[1]))
+        shapes = sorted({(k.count, k.bytes) for k in keys}, key=lambda s: (s[1], s[0]))
+        ours = [c for c in columns if not is_reference(c[0])]
+        refs = [c for c in columns if is_reference(c[0])]
+        ratio = bool(ours and refs)
+        print(f"\n### {family}: {cls}\n\n{CLASS_TEXT.get(cls, cls)}; GB/s (median)"
+              + (", and fastblake's fastest over the fastest reference" if ratio else "")
+              + ":\n")
+        header = ["input"] + [column(*c) for c in columns] + (["ratio"] if ratio else [])
+        print("| " + " | ".join(header) + " |")
+        print("|---" * len(header) + "|")
+        for count, size in shapes:
+            def value(c):
+                return medians.get(Row(family, cls, c[0], c[1], count, size))
+            cells = [fmt(value(c)) for c in columns]
+            if ratio:
+                best = max([value(c) for c in ours if value(c)] or [0])
+                fastest = max([value(c) for c in refs if value(c)] or [0])
+                cells.append(f"**{best / fastest:.2f}x**" if best and fastest else "-")
+            print(f"| {shape_text(count, size)} | " + " | ".join(cells) + " |")
 
 
-def files_table(medians):
-    """BLAKE3 file hashing per strategy, warm (page cache) and cold."""
-    classes = ["file-read", "file-mmap", "file-mmap-parallel"]
-    columns = [c + suffix for c in classes for suffix in ("", "-cold")]
-    columns = [c for c in columns if any(n.startswith(f"blake3/{c}/") for n in medians)]
-    if not columns:
-        return
-    sizes = sorted({int(n.split("/")[-1]) for n in medians
-                    if n.split("/")[1] in columns and n.startswith("blake3/")})
-    print("\nFiles: BLAKE3 of a file by strategy, in the page cache and (-cold) read from the "
-          "device each time, GB/s (median, wall-clock):\n")
-    print("| file | " + " | ".join(columns) + " |")
-    print("|---" * (len(columns) + 1) + "|")
-    for size in sizes:
-        cells = []
-        for c in columns:
-            row = medians.get(f"blake3/{c}/{size}")
-            cells.append(f"{gbps(row):.2f}" if row else "-")
-        print(f"| {human(size)} | " + " | ".join(cells) + " |")
+def machine_line(ctx):
+    return (f"Machine: {ctx.get('cpu_model', '?')}, {ctx.get('num_cpus', '?')} CPUs "
+            f"({ctx.get('cpu_flags', '?')}); {ctx.get('kernel', '?')}; "
+            f"{ctx.get('compiler', '?')}; fastblake {ctx.get('fastblake_version', '?')} at "
+            f"commit {ctx.get('commit', '?')} on the {ctx.get('detected_backend', '?')} backend; "
+            f"official BLAKE3 C {ctx.get('official_c_version', '?')}; {ctx.get('date', '')}.")
 
 
-BACKEND_ORDER = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
+def compare(old_path, new_path, tolerance):
+    old = {line[:3] + (line.ref_label,): line for line in summary(load(old_path)[0])}
+    new = {line[:3] + (line.ref_label,): line for line in summary(load(new_path)[0])}
+    common = [k for k in new if k in old]
+    print(f"Ratios of {old_path} (old) and {new_path} (new), same machine; moved: by more "
+          f"than {tolerance:g}%.\n")
+    print("| family | class | input | reference | old | new | change |")
+    print("|---|---|---|---|---|---|---|")
+    moved = 0
+    for k in common:
+        a, b = old[k].ratio, new[k].ratio
+        change = (b / a - 1) * 100
+        flag = abs(change) > tolerance
+        moved += flag
+        print(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {a:.2f}x | {b:.2f}x | "
+              f"{'**' if flag else ''}{change:+.1f}%{'**' if flag else ''} |")
+    print(f"\n{len(common) - moved} of {len(common)} ratios within ±{tolerance:g}%.")
+    return 1 if moved else 0
 
 
-def backend_order(impl):
-    """Best backend first, each backend's two-thread row after all one-thread rows."""
-    base = impl.removesuffix("_2threads")
-    rank = BACKEND_ORDER.index(base) if base in BACKEND_ORDER else len(BACKEND_ORDER)
-    return (impl != base, rank, impl)
-
-
-def blake2_tables(medians):
-    """BLAKE2 variants per backend next to the references, and hash_many."""
-    for variant, refs in (("blake2b", ["openssl", "libsodium", "libb2", "rust"]),
-                          ("blake2s", ["openssl", "libb2", "rust"]),
-                          ("blake2bp", ["libb2", "rust"]),
-                          ("blake2sp", ["libb2", "rust"])):
-        names = [n for n in medians if n.startswith(variant + "/")]
-        if not names:
-            continue
-        sizes = sorted({int(n.split("/")[-1]) for n in names})
-        impls = []
-        for n in names:
-            impl = n.split("/")[1]
-            if impl not in impls and impl not in refs:
-                impls.append(impl)
-        impls.sort(key=backend_order)
-        refs = [r for r in refs if any(n.split("/")[1] == r for n in names)]
-        print(f"\n{variant}, one thread unless named, GB/s (median), and fastblake's best over the "
-              "fastest reference:\n")
-        print("| input | " + " | ".join(impls + refs) + " | best / fastest reference |")
-        print("|---" * (len(impls) + len(refs) + 2) + "|")
-        for size in sizes:
-            def value(impl):
-                row = medians.get(f"{variant}/{impl}/{size}")
-                return gbps(row) if row else None
-            ours = [value(i) for i in impls]
-            theirs = [value(r) for r in refs]
-            best = max([v for v in ours if v] or [0])
-            fastest = max([v for v in theirs if v] or [0])
-            ratio = f"**{best / fastest:.2f}x**" if best and fastest else "-"
-            cells = [f"{v:.2f}" if v else "-" for v in ours + theirs]
-            print(f"| {human(size)} | " + " | ".join(cells) + f" | {ratio} |")
-    for family in ("blake2b_many", "blake2s_many"):
-        names = [n for n in medians if n.startswith(family + "/")]
-        if not names:
-            continue
-        shapes = []
-        impls = []
-        for n in names:
-            _, impl, count, total = n.split("/")
-            if (count, total) not in shapes:
-                shapes.append((count, total))
-            if impl not in impls:
-                impls.append(impl)
-        ours = sorted((i for i in impls if i != "rust"), key=backend_order)
-        print(f"\n{family}: many inputs at once, GB/s (median), and the best backend over the "
-              "Rust crate's hash_many:\n")
-        print("| inputs | " + " | ".join(ours) + " | rust | best / rust |")
-        print("|---" * (len(ours) + 3) + "|")
-        for count, total in sorted(shapes, key=lambda s: (int(s[1]), int(s[0][1:]))):
-            def value(impl):
-                row = medians.get(f"{family}/{impl}/{count}/{total}")
-                return gbps(row) if row else None
-            cells = [value(i) for i in ours]
-            rust = value("rust")
-            best = max([v for v in cells if v] or [0])
-            ratio = f"**{best / rust:.2f}x**" if best and rust else "-"
-            label = f"{count[1:]} x {human(int(total) // int(count[1:]))}"
-            rust_cell = f"{rust:.2f}" if rust else "-"
-            print(f"| {label} | " + " | ".join(f"{v:.2f}" if v else "-" for v in cells)
-                  + f" | {rust_cell} | {ratio} |")
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("artifacts", nargs="+")
+    parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument("--link", help="where the artifact is published")
+    parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--tolerance", type=float, default=5.0)
+    args = parser.parse_args()
+    if args.compare:
+        if len(args.artifacts) != 2:
+            parser.error("--compare takes OLD.json NEW.json")
+        return compare(args.artifacts[0], args.artifacts[1], args.tolerance)
+    for path in args.artifacts:
+        medians, ctx = load(path)
+        print(machine_line(ctx))
+        if args.link:
+            print(f"Artifact: [{args.link.rsplit('/', 1)[-1]}]({args.link}).")
+        print()
+        print_summary(medians)
+        if not args.summary_only:
+            class_tables(medians)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    sys.exit(main())

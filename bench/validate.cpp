@@ -1,5 +1,6 @@
 // fastblake-bench --validate FILE: checks that a JSON artifact is complete. It must name the
-// machine, the build and the environment; every row must have run without error, with its
+// machine, the build and the environment; every row must be named by the scheme of row_name()
+// (common.hpp) and have run without error, with its
 // repetitions and the mean, median, standard deviation, min, max and p95 over them, and a
 // positive throughput.
 //
@@ -10,10 +11,12 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -204,6 +207,10 @@ int validate_artifact(const char* path) {
       continue;
     }
     const std::string& n = *name->string();
+    if (std::string problem = row_name_problem(n); !problem.empty()) {
+      problems.push_back(std::move(problem));
+      continue;
+    }
     if (const json* e = field("error_occurred");
         e != nullptr && std::get_if<bool>(&e->value) && std::get<bool>(e->value)) {
       const json* message = field("error_message");
@@ -238,6 +245,22 @@ int validate_artifact(const char* path) {
   std::printf("%s: valid: %zu rows with their repetitions and statistics\n", path,
               repetitions.size());
   return 0;
+}
+
+std::string row_name_problem(std::string_view name) {
+  static const std::regex scheme = [] {
+    std::string classes;
+    for (const char* c : timing_classes) classes.append(classes.empty() ? "" : "|").append(c);
+    std::string pattern = "(blake3|blake2b|blake2s|blake2bp|blake2sp|sha256)/(";
+    pattern.append(classes).append(")/[a-z0-9_-]+(/[1-9][0-9]*t)?(/x[1-9][0-9]*)?/[1-9][0-9]*");
+    pattern.append("(/iterations:[0-9]+)?(/real_time)?");
+    return std::regex(pattern);
+  }();
+  if (std::regex_match(name.begin(), name.end(), scheme)) return {};
+  std::string problem("row name ");
+  problem.append(name).append(
+      " is not <family>/<class>/<implementation>[/<threads>t][/x<count>]/<bytes>");
+  return problem;
 }
 
 }  // namespace fastblake::bench

@@ -26,3 +26,7 @@ require_packages() {
 # The packages every build needs; the official BLAKE3 C sources are the tests' oracle and the
 # comparison's baseline.
 build_packages=(cmake g++ ninja-build librust-blake3-dev)
+
+# What fastblake-bench needs beyond a build: Google Benchmark, the references (libb2, libsodium,
+# OpenSSL; Debian's b3sum for the cli rows) and Python for the reports.
+bench_packages=(libbenchmark-dev pkg-config libb2-dev libsodium-dev libssl-dev b3sum python3)
