@@ -329,6 +329,9 @@ int main(int argc, char** argv) {
 #if defined(FASTBLAKE_BENCH_CLI)
   fastblake::bench::register_cli();
 #endif
+#if defined(FASTBLAKE_BENCH_CUDA)
+  fastblake::bench::register_gpu();
+#endif
   add_environment_context();
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);

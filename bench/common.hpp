@@ -141,6 +141,9 @@ void register_files();
 /// Registers the `cli` rows, whole tools started on files (cli_bench.cpp, POSIX only).
 void register_cli();
 
+/// Registers the gpu-* rows when a CUDA device is present (gpu_bench.cpp, with FASTBLAKE_CUDA).
+void register_gpu();
+
 /// A file holding input(size), written on first use to $TMPDIR (or /tmp) and removed at exit
 /// (file_bench.cpp).
 const std::filesystem::path& bench_file(std::size_t size);

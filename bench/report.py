@@ -20,7 +20,7 @@ from collections import namedtuple
 
 # The implementations that are not fastblake, in the order their columns appear.
 REFERENCES = ["official_c", "rust", "rust_rayon", "libb2", "openssl", "libsodium",
-              "official_b3sum", "coreutils_b2sum", "coreutils_sha256sum"]
+              "official_b3sum", "coreutils_b2sum", "coreutils_sha256sum", "cuda_memcpy"]
 BACKENDS = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
 FAMILIES = ["blake3", "blake2b", "blake2s", "blake2bp", "blake2sp", "sha256"]
 CLASSES = ["serial", "parallel", "auto", "batch", "xof", "serial-idle", "auto-idle",
@@ -44,13 +44,19 @@ CLASS_TEXT = {
     "file-mmap-parallel-cold": "a mapped file on the pool, dropped from the page cache each time",
     "cli": "whole tools on files in the page cache, one process a call (Nt: told to use N "
            "threads; -j2: two files at once)",
+    "gpu-resident": "BLAKE3 of input already in GPU memory",
+    "gpu-end-to-end": "BLAKE3 of host memory (pageable, or -pinned), next to cudaMemcpy of the "
+                      "same bytes from pinned memory",
+    "gpu-batch": "many inputs in one GPU buffer, one digest each",
+    "gpu-file": "a file in the page cache, hashed on the GPU",
 }
 # The summary's groups, each comparing fastblake's fastest row with each reference's fastest
 # among the classes named: "any threads" is the fastest way each library has to hash one
 # input, on one thread or many.
 SUMMARY_GROUPS = {"serial": ["serial", "any threads"], "parallel": ["any threads"],
-                  "auto": ["any threads"], "batch": ["batch"], "cli": ["cli"]}
-GROUP_ORDER = ["serial", "any threads", "batch", "cli"]
+                  "auto": ["any threads"], "batch": ["batch"], "cli": ["cli"],
+                  "gpu-end-to-end": ["gpu-end-to-end"]}
+GROUP_ORDER = ["serial", "any threads", "batch", "cli", "gpu-end-to-end"]
 
 Row = namedtuple("Row", "family cls impl threads count bytes")
 NAME = re.compile(r"^(?P<family>[a-z0-9]+)/(?P<cls>[a-z-]+)/(?P<impl>[a-z0-9_-]+)"

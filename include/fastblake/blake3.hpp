@@ -127,6 +127,12 @@ class FASTBLAKE_API mode {
   /// Key derivation, as derive_key() and hasher::derive_key(context). Hashes the context.
   static mode derive_key(std::string_view context) noexcept;
 
+  /// The key every node is compressed with (the IV, the key, or the context's key), as
+  /// little-endian words, and the mode's flags: what a backend outside the library, such as
+  /// fastblake::cuda, needs to hash in this mode.
+  const std::array<std::uint32_t, 8>& key_words() const noexcept { return key_words_; }
+  std::uint8_t flags() const noexcept { return flags_; }
+
  private:
   friend class hasher;
   friend chaining_value merge_subtrees_non_root(const chaining_value&, const chaining_value&,
@@ -179,6 +185,9 @@ class FASTBLAKE_API hasher {
   /// Key derivation: the context should be a hard-coded, globally unique, application-specific
   /// string; the key material goes through update().
   static hasher derive_key(std::string_view context) noexcept;
+  /// A hasher in the mode `m`: plain, keyed or key derivation with the context `m` was made
+  /// with.
+  explicit hasher(const mode& m) noexcept : hasher(m.key_words(), m.flags()) {}
 
   /// Absorbs more input. Throws std::logic_error, absorbing nothing, only when a subtree
   /// started with set_input_offset() would grow past max_subtree_len().

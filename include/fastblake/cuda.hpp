@@ -1,0 +1,122 @@
+// BLAKE3 on NVIDIA GPUs: the optional fastblake::cuda library (-DFASTBLAKE_CUDA=ON, or AUTO
+// where a CUDA compiler is found). The CPU library never depends on it.
+//
+// The GPU hashes the chunks, one thread each, and reduces the tree inside each block of
+// threads, in a few launches, down to the root's two children; the root (a single
+// compression) and its extendable output are the CPU library's output_reader, so every result
+// reads, seeks and compares as the CPU library's does. Results equal the CPU library's bit for
+// bit, in every mode.
+//
+// Errors of the CUDA runtime throw std::system_error with cuda_category(); a context is then
+// still usable, unless the error was a fault of the device itself (the CUDA runtime's
+// "sticky" errors), which every later call reports again.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <fastblake/blake3.hpp>
+
+namespace fastblake::cuda {
+
+/// The CUDA runtime's errors: error codes are cudaError_t values; message() is the runtime's
+/// description.
+const std::error_category& cuda_category() noexcept;
+
+/// How many CUDA devices this process can use: 0 without a driver or a device. Never throws.
+int device_count() noexcept;
+
+/// The digest: the first 32 bytes of a reader's output, from position 0.
+inline blake3::digest digest_of(blake3::output_reader reader) {
+  blake3::digest::bytes_type bytes;
+  reader.seek(0);
+  reader.fill(std::span<std::uint8_t>(bytes));
+  return blake3::digest(bytes);
+}
+
+/// One device, its streams and the buffers they reuse: device scratch for chaining values,
+/// device input buffers and pinned host staging buffers for end-to-end and file hashing, all
+/// made on first use and kept. One context per host thread at a time: a context is not
+/// thread-safe, and contexts are independent.
+class context {
+ public:
+  /// Uses device `device` (0 .. device_count() - 1). Throws std::system_error.
+  explicit context(int device = 0);
+  ~context();
+  context(context&&) noexcept;
+  context& operator=(context&&) noexcept;
+  context(const context&) = delete;
+  context& operator=(const context&) = delete;
+
+  int device() const noexcept;
+  /// The device's name, as the runtime reports it ("NVIDIA H200").
+  std::string device_name() const;
+
+  // ---- Resident: the input is already in device memory. ----
+
+  /// BLAKE3 in mode m of `size` bytes at `input`, a device pointer (any alignment; 16-byte
+  /// aligned is faster). The returned reader gives the digest and any output from any
+  /// position, on the CPU.
+  blake3::output_reader hash_resident(const std::byte* input, std::uint64_t size,
+                                      const blake3::mode& m = blake3::mode::hash());
+
+  /// As hash_resident, and the root's output is computed on the GPU: output_size bytes of
+  /// extendable output from position `seek` written to `output`, a device pointer, for later
+  /// GPU passes. The 32-byte digest is output_size 32 from seek 0.
+  void hash_resident_to_device(const std::byte* input, std::uint64_t size, std::byte* output,
+                               std::uint64_t output_size, std::uint64_t seek = 0,
+                               const blake3::mode& m = blake3::mode::hash());
+
+  // ---- End-to-end: the input is in host memory. ----
+
+  /// BLAKE3 in mode m of host memory: copied to the device a piece at a time on several
+  /// streams, copies overlapping hashing. Memory pinned by the caller (cudaHostAlloc,
+  /// cudaHostRegister) is copied directly; other memory goes through pinned staging buffers.
+  blake3::output_reader hash_host(std::span<const std::byte> input,
+                                  const blake3::mode& m = blake3::mode::hash());
+
+  // ---- Batch: many independent inputs in one device buffer. ----
+
+  /// Hashes `count` inputs, input i being lengths[i] bytes at data + offsets[i], and writes
+  /// their 32-byte digests back to back at `digests`. All four are device pointers. One GPU
+  /// thread hashes one input: meant for many small inputs (a few KiB each at most).
+  void hash_batch_resident(const std::byte* data, const std::uint64_t* offsets,
+                           const std::uint64_t* lengths, std::uint64_t count, std::byte* digests,
+                           const blake3::mode& m = blake3::mode::hash());
+
+  /// As hash_batch_resident, with the offsets and lengths in host memory and the digests
+  /// returned to the host.
+  std::vector<blake3::digest> hash_batch(const std::byte* data,
+                                         std::span<const std::uint64_t> offsets,
+                                         std::span<const std::uint64_t> lengths,
+                                         const blake3::mode& m = blake3::mode::hash());
+
+  // ---- Files. ----
+
+  /// BLAKE3 in mode m of a file: read a piece at a time into pinned buffers, each piece
+  /// hashed on the GPU while the next is read; the CPU merges the pieces' chaining values.
+  /// Regular files are hashed up to the size they had when hashing started; files that are
+  /// not regular or report size 0 (pipes, /proc) go to the CPU library's hash_file. On error,
+  /// sets ec (errno values) and returns a reader of the empty input's output.
+  blake3::output_reader hash_file(const std::filesystem::path& path, std::error_code& ec,
+                                  const blake3::mode& m = blake3::mode::hash());
+
+  /// The bytes of each piece of hash_host and hash_file: a power of two of at least one chunk.
+  /// 64 MiB by default.
+  std::uint64_t piece_size() const noexcept;
+  /// Sets piece_size (rounded down to a power of two, at least 1 KiB); frees the buffers of
+  /// the old size. For tests and tuning.
+  void set_piece_size(std::uint64_t bytes);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace fastblake::cuda
