@@ -18,6 +18,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
@@ -70,6 +71,7 @@ def plot_family(family, medians, context, out_dir):
     top.set_xscale("log", base=2)
     top.set_yscale("log")
     top.set_ylabel("GB/s (median)")
+    top.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     top.set_title(f"{family}: fastblake (solid) and references (dashed), same run\n"
                   f"{context.get('cpu_model', '?')}, {context.get('num_cpus', '?')} CPUs, "
                   f"commit {context.get('commit', '?')}", fontsize=9)
@@ -84,6 +86,8 @@ def plot_family(family, medians, context, out_dir):
         bottom.axhline(1.0, color="black", linewidth=1)
         bottom.set_xscale("log", base=2)
         bottom.set_yscale("log")
+        for axis in (bottom.yaxis.set_major_formatter, bottom.yaxis.set_minor_formatter):
+            axis(FuncFormatter(lambda v, _: f"{v:g}x"))
         bottom.set_ylabel("fastblake / reference (above 1: faster)")
         bottom.grid(True, which="both", alpha=0.3)
         bottom.legend(fontsize=7)
