@@ -24,7 +24,9 @@ def generated(docs, results_dir, artifact):
     summary = io.StringIO()
     with contextlib.redirect_stdout(summary):
         report.print_summary(medians)
-    plots = sorted(p for p in os.listdir(results_dir) if p.endswith(".png"))
+    order = report.FAMILIES + ["cli"]
+    plots = sorted((p for p in os.listdir(results_dir) if p.endswith(".png")),
+                   key=lambda p: (order.index(p[:-4]) if p[:-4] in order else len(order), p))
     lines = [BEGIN,
              "<!-- Written by scripts/publish from the artifact named below; do not edit. -->",
              "",
