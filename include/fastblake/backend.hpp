@@ -1,11 +1,19 @@
-// Which instruction-set backend fastblake runs on.
+// Which instruction-set backend fastblake runs on, and whether an accelerator helps it.
 //
 // fastblake picks the best backend this CPU supports the first time it hashes, and keeps it.
 // The environment variable FASTBLAKE_BACKEND=portable|sse2|sse41|avx2|avx512|neon, read at
 // that moment, forces one (for tests and benchmarks). All functions here are thread-safe.
+//
+// A program that links fastblake::cuda (<fastblake/cuda.hpp>) also lets the automatic
+// functions, hash(), keyed_hash(), derive_key() and the file API with
+// file_strategy::automatic, hand large subtrees of their input to the GPU, when that is
+// measured to be faster than this CPU's threads. FASTBLAKE_BACKEND=cuda sends every subtree of
+// more than one chunk there; FASTBLAKE_BACKEND=cpu, or a CPU backend's name, never does.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fastblake/config.hpp>
@@ -27,5 +35,42 @@ FASTBLAKE_API std::string_view backend_override_error() noexcept;
 /// Switches every later hash in the process to the named backend, if it is available; returns
 /// whether it did. Meant for tests and benchmarks: hashes already running keep their backend.
 FASTBLAKE_API bool use_backend(std::string_view name) noexcept;
+
+/// How the automatic functions use an accelerator, when the program links one.
+enum class offload_mode {
+  /// Each subtree of offload_min_size() bytes or more goes to the side, accelerator or CPU
+  /// threads, that hashed the latest ones faster; each side is tried first and measured again
+  /// from time to time. The default.
+  automatic,
+  /// Every subtree of more than one chunk goes to the accelerator (FASTBLAKE_BACKEND=cuda):
+  /// for tests.
+  forced,
+  /// Never (FASTBLAKE_BACKEND=cpu, or the name of a CPU backend).
+  disabled,
+};
+
+/// Where the accelerator stands.
+struct offload_status {
+  /// "cuda" when the program links fastblake::cuda; empty when it links no accelerator.
+  std::string_view name;
+  offload_mode mode = offload_mode::automatic;
+  /// Subtrees hashed on the accelerator, and subtrees big enough for it hashed on the CPU.
+  std::uint64_t offloaded = 0;
+  std::uint64_t kept = 0;
+  /// Throughput of the latest subtrees on each side, bytes per second; 0 until measured.
+  double accelerator_rate = 0;
+  double cpu_rate = 0;
+  /// Why the accelerator is no longer used (no device, a runtime error), if it failed: the
+  /// subtree it failed on, and every later one, are hashed on the CPU.
+  std::error_code error;
+};
+
+FASTBLAKE_API offload_status current_offload() noexcept;
+/// Overrides FASTBLAKE_BACKEND's choice of offload_mode for every later hash.
+FASTBLAKE_API void set_offload_mode(offload_mode mode) noexcept;
+/// The smallest subtree offload_mode::automatic considers for the accelerator: 16 MiB unless
+/// set. Below it, a launch and its synchronisation cost more than a GPU can save.
+FASTBLAKE_API std::uint64_t offload_min_size() noexcept;
+FASTBLAKE_API void set_offload_min_size(std::uint64_t bytes) noexcept;
 
 }  // namespace fastblake

@@ -62,6 +62,9 @@ struct chunk_state {
 /// one extra chaining value on the stack.
 inline constexpr std::size_t max_tree_depth = 54;
 
+/// The library's own way into mode and hasher. Internal.
+struct internal_access;
+
 /// Compares two 32-byte strings in time independent of their contents.
 FASTBLAKE_API bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b) noexcept;
 
@@ -135,6 +138,7 @@ class FASTBLAKE_API mode {
 
  private:
   friend class hasher;
+  friend struct detail::internal_access;
   friend chaining_value merge_subtrees_non_root(const chaining_value&, const chaining_value&,
                                                 const mode&) noexcept;
   friend digest merge_subtrees_root(const chaining_value&, const chaining_value&,
@@ -237,10 +241,14 @@ class FASTBLAKE_API hasher {
   chaining_value finalize_non_root() const;
 
  private:
+  friend struct detail::internal_access;
   hasher(const std::array<std::uint32_t, 8>& key_words, std::uint8_t flags) noexcept;
   void push_chaining_value(const std::uint8_t cv[out_size], std::uint64_t chunk_counter) noexcept;
   void merge_stack_to(std::uint64_t chunks_done) noexcept;
-  hasher& update_with(std::span<const std::byte> input, thread_pool* pool);
+  // may_offload: the caller is an automatic function, which may hand subtrees to an
+  // accelerator (backend.hpp).
+  hasher& update_with(std::span<const std::byte> input, thread_pool* pool,
+                      bool may_offload = false);
   detail::output_node final_node() const noexcept;
   void require_root(const char* what) const;
 

@@ -25,6 +25,10 @@
 
 namespace fastblake::cuda {
 
+namespace detail {
+struct automatic_use;
+}
+
 /// The CUDA runtime's errors: error codes are cudaError_t values; message() is the runtime's
 /// description.
 const std::error_category& cuda_category() noexcept;
@@ -39,6 +43,12 @@ inline blake3::digest digest_of(blake3::output_reader reader) {
   reader.fill(std::span<std::uint8_t>(bytes));
   return blake3::digest(bytes);
 }
+
+// Linking this library also lets the CPU library's automatic functions (blake3::hash(),
+// keyed_hash(), derive_key(), and the file API with file_strategy::automatic) hand subtrees of
+// 16 MiB and more to device 0, in a context of their own, when that is measured to be faster
+// than the CPU's threads; FASTBLAKE_BACKEND=cuda sends them every subtree, and =cpu none.
+// fastblake::current_offload() (<fastblake/backend.hpp>) tells what happened.
 
 /// One device, its streams and the buffers they reuse: device scratch for chaining values,
 /// device input buffers and pinned host staging buffers for end-to-end and file hashing, all
@@ -81,6 +91,15 @@ class context {
   blake3::output_reader hash_host(std::span<const std::byte> input,
                                   const blake3::mode& m = blake3::mode::hash());
 
+  /// The chaining value of the subtree `input` that starts at byte `offset` of a larger
+  /// input: what blake3::hasher(m).set_input_offset(offset).update(input).finalize_non_root()
+  /// gives, hashed as hash_host does. Merge the values with blake3::merge_subtrees_*, for
+  /// example to spread one input over several GPUs. Throws std::logic_error as the hasher
+  /// does for input that is empty or too long for a subtree at `offset`, or an offset that is
+  /// not a multiple of the chunk size.
+  blake3::chaining_value hash_host_subtree(std::span<const std::byte> input, std::uint64_t offset,
+                                           const blake3::mode& m = blake3::mode::hash());
+
   // ---- Batch: many independent inputs in one device buffer. ----
 
   /// Hashes `count` inputs, input i being lengths[i] bytes at data + offsets[i], and writes
@@ -115,6 +134,7 @@ class context {
   void set_piece_size(std::uint64_t bytes);
 
  private:
+  friend struct detail::automatic_use;
   struct impl;
   std::unique_ptr<impl> impl_;
 };

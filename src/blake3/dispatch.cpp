@@ -10,6 +10,7 @@
 #include <fastblake/backend.hpp>
 
 #include "blake3/kernels.hpp"
+#include "blake3/offload.hpp"
 #include "common/cpu_features.hpp"
 
 namespace fastblake::detail::blake3 {
@@ -65,6 +66,8 @@ bool is_known(std::string_view name) noexcept {
 }
 
 // The first choice: FASTBLAKE_BACKEND if it names an available backend, else the best one.
+// "cpu" and "cuda" keep the best one and decide only the offload (offload.cpp reads them
+// too); "cuda" is refused where no accelerator of that name is linked.
 // Why an override was refused is kept in a fixed buffer: this runs inside noexcept code.
 struct initial_choice {
   const kernels* chosen = nullptr;
@@ -78,12 +81,19 @@ const initial_choice& initial() noexcept {
     const char* env = std::getenv("FASTBLAKE_BACKEND");
     if (env == nullptr || *env == '\0') return r;
     const std::string_view name(env);
+    const offload* accelerator = registered_offload();
+    if (name == "cpu" || (accelerator != nullptr && name == accelerator->name)) return r;
     if (const kernels* k = find_available(name)) {
       r.chosen = k;
+    } else if (name == "cuda") {
+      std::snprintf(r.override_error, sizeof r.override_error,
+                    "FASTBLAKE_BACKEND=cuda, but this program does not link fastblake::cuda; "
+                    "using %.10s",
+                    r.chosen->name.data());
     } else if (!is_known(name)) {
       std::snprintf(r.override_error, sizeof r.override_error,
                     "FASTBLAKE_BACKEND=%.40s is not a backend (portable, sse2, sse41, avx2, "
-                    "avx512, neon); using %.10s",
+                    "avx512, neon, cpu, cuda); using %.10s",
                     env, r.chosen->name.data());
     } else {
       std::snprintf(r.override_error, sizeof r.override_error,

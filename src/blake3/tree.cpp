@@ -15,6 +15,7 @@
 #include <fastblake/thread_pool.hpp>
 
 #include "blake3/kernels.hpp"
+#include "blake3/offload.hpp"
 #include "common/automatic_pool.hpp"
 #include "common/endian.hpp"
 
@@ -270,10 +271,10 @@ std::size_t hash_subtree(const k3::kernels& k, const std::uint8_t* input, std::s
   return merge_pairs(k, row, left_n + right_n, key, flags, out);
 }
 
-// Hashes a subtree of more than one chunk down to the two chaining values of its top node.
-void hash_subtree_to_children(const k3::kernels& k, const std::uint8_t* input, std::size_t len,
-                              const key_words& key, std::uint64_t counter, std::uint8_t flags,
-                              std::uint8_t children[k3::block_len], thread_pool* pool) noexcept {
+void hash_subtree_to_children_on_cpu(const k3::kernels& k, const std::uint8_t* input,
+                                     std::size_t len, const key_words& key, std::uint64_t counter,
+                                     std::uint8_t flags, std::uint8_t children[k3::block_len],
+                                     thread_pool* pool) noexcept {
   std::uint8_t row[2][max_subtree_cvs * k3::out_len];
   if (pool != nullptr && pool->size() == 1) pool = nullptr;
   const std::size_t piece = pool != nullptr ? parallel_piece(len, pool->size()) : 0;
@@ -286,9 +287,33 @@ void hash_subtree_to_children(const k3::kernels& k, const std::uint8_t* input, s
   std::memcpy(children, row[current], k3::block_len);
 }
 
+// Hashes a subtree of more than one chunk down to the two chaining values of its top node:
+// on an accelerator, when the caller is an automatic function and offload.hpp's policy says
+// so, else on this CPU.
+void hash_subtree_to_children(const k3::kernels& k, const std::uint8_t* input, std::size_t len,
+                              const key_words& key, std::uint64_t counter, std::uint8_t flags,
+                              std::uint8_t children[k3::block_len], thread_pool* pool,
+                              bool may_offload) noexcept {
+  if (may_offload && k3::may_take(len)) {
+    const k3::offload_attempt attempt =
+        k3::try_offload(reinterpret_cast<const std::byte*>(input), len, counter,
+                        detail::internal_access::make_mode(key, flags), children);
+    if (attempt.done) return;
+    if (attempt.measure) {
+      const auto start = std::chrono::steady_clock::now();
+      hash_subtree_to_children_on_cpu(k, input, len, key, counter, flags, children, pool);
+      k3::record_cpu(
+          len, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      return;
+    }
+  }
+  hash_subtree_to_children_on_cpu(k, input, len, key, counter, flags, children, pool);
+}
+
 // The root node of a whole input hashed in one go.
 output_node one_shot_root(const k3::kernels& k, std::span<const std::byte> input,
-                          const key_words& key, std::uint8_t flags, thread_pool* pool) noexcept {
+                          const key_words& key, std::uint8_t flags, thread_pool* pool,
+                          bool may_offload) noexcept {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(input.data());
   if (input.size() <= k3::chunk_len) {
     chunk_state cs = make_chunk_state(key, 0, flags);
@@ -296,7 +321,7 @@ output_node one_shot_root(const k3::kernels& k, std::span<const std::byte> input
     return chunk_output(cs);
   }
   std::uint8_t children[k3::block_len];
-  hash_subtree_to_children(k, bytes, input.size(), key, 0, flags, children, pool);
+  hash_subtree_to_children(k, bytes, input.size(), key, 0, flags, children, pool, may_offload);
   return parent_output(children, key, flags);
 }
 
@@ -304,7 +329,7 @@ key_words context_key(std::string_view context) noexcept {
   const k3::kernels& k = k3::active_kernels();
   const digest d = root_digest(
       k, one_shot_root(k, std::as_bytes(std::span<const char>(context.data(), context.size())),
-                       std::to_array(k3::iv), k3::derive_key_context, nullptr));
+                       std::to_array(k3::iv), k3::derive_key_context, nullptr, false));
   return words_from_key(d.data());
 }
 
@@ -419,7 +444,7 @@ hasher& hasher::update_parallel(std::span<const std::byte> input, thread_pool& p
   return update_with(input, &pool);
 }
 
-hasher& hasher::update_with(std::span<const std::byte> input, thread_pool* pool) {
+hasher& hasher::update_with(std::span<const std::byte> input, thread_pool* pool, bool may_offload) {
   if (initial_chunk_counter_ != 0) {
     const std::uint64_t limit = *max_subtree_len(initial_chunk_counter_ * k3::chunk_len);
     if (input.size() > limit - count()) {
@@ -461,7 +486,7 @@ hasher& hasher::update_with(std::span<const std::byte> input, thread_pool* pool)
     } else {
       std::uint8_t children[block_size];
       hash_subtree_to_children(k, in, subtree, key_words_, chunk_.chunk_counter, chunk_.flags,
-                               children, pool);
+                               children, pool, may_offload);
       push_chaining_value(children, chunk_.chunk_counter);
       push_chaining_value(children + out_size, chunk_.chunk_counter + chunks / 2);
     }
@@ -548,16 +573,27 @@ chaining_value hasher::finalize_non_root() const {
 
 namespace {
 
+// The automatic functions (no pool named) choose threads, and may offload, by size.
+struct automatic_t {};
+constexpr automatic_t automatic;
+
 digest one_shot(std::span<const std::byte> input, const key_words& key, std::uint8_t flags,
                 thread_pool* pool) noexcept {
   const k3::kernels& k = k3::active_kernels();
-  return root_digest(k, one_shot_root(k, input, key, flags, pool));
+  return root_digest(k, one_shot_root(k, input, key, flags, pool, false));
+}
+
+digest one_shot(std::span<const std::byte> input, const key_words& key, std::uint8_t flags,
+                automatic_t) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  return root_digest(k,
+                     one_shot_root(k, input, key, flags, automatic_input_pool(input.size()), true));
 }
 
 }  // namespace
 
 digest hash(std::span<const std::byte> input) noexcept {
-  return one_shot(input, std::to_array(k3::iv), 0, automatic_input_pool(input.size()));
+  return one_shot(input, std::to_array(k3::iv), 0, automatic);
 }
 
 digest hash_serial(std::span<const std::byte> input) noexcept {
@@ -569,8 +605,7 @@ digest hash_parallel(std::span<const std::byte> input, thread_pool& pool) noexce
 }
 
 digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept {
-  return one_shot(input, words_from_key(key.data()), k3::keyed_hash,
-                  automatic_input_pool(input.size()));
+  return one_shot(input, words_from_key(key.data()), k3::keyed_hash, automatic);
 }
 
 digest keyed_hash_serial(const key_type& key, std::span<const std::byte> input) noexcept {
@@ -583,8 +618,7 @@ digest keyed_hash_parallel(const key_type& key, std::span<const std::byte> input
 }
 
 digest derive_key(std::string_view context, std::span<const std::byte> material) noexcept {
-  return one_shot(material, context_key(context), k3::derive_key_material,
-                  automatic_input_pool(material.size()));
+  return one_shot(material, context_key(context), k3::derive_key_material, automatic);
 }
 
 digest derive_key_serial(std::string_view context, std::span<const std::byte> material) noexcept {
@@ -600,7 +634,7 @@ void derive_key(std::string_view context, std::span<const std::byte> material,
                 std::span<std::byte> out) noexcept {
   const k3::kernels& k = k3::active_kernels();
   const output_node root = one_shot_root(k, material, context_key(context), k3::derive_key_material,
-                                         automatic_input_pool(material.size()));
+                                         automatic_input_pool(material.size()), true);
   root_output(k, root, 0, reinterpret_cast<std::uint8_t*>(out.data()), out.size(),
               automatic_output_pool(out.size()));
 }
@@ -629,7 +663,7 @@ void hash_many_in_mode(std::span<const std::span<const std::byte>> inputs,
       if (len <= k3::chunk_len) {
         ++first[(len + k3::block_len - 1) / k3::block_len + 1];
       } else {
-        outputs[i] = root_digest(k, one_shot_root(k, inputs[i], key, flags, nullptr));
+        outputs[i] = root_digest(k, one_shot_root(k, inputs[i], key, flags, nullptr, false));
       }
     }
     for (std::size_t b = 1; b <= buckets; ++b) first[b] += first[b - 1];

@@ -19,6 +19,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -27,6 +28,7 @@
 #include <fastblake/cuda.hpp>
 #include <fastblake/file.hpp>
 
+#include "blake3/offload.hpp"
 #include "cuda/blake3_core.hpp"
 #include "cuda/plan.hpp"
 
@@ -346,11 +348,17 @@ struct context::impl {
                   levels[0].get(), levels[1].get());
   }
 
-  // The pieces of `size` bytes, each staged by fill(lane, piece index, bytes, destination)
-  // (which returns the host memory to copy from: the destination or the caller's own), copied
-  // and reduced on the lanes in turn; the root's reader from the pieces' chaining values.
+  // The two children of the subtree of `size` bytes (more than one chunk) starting at chunk
+  // first_chunk: its pieces, each staged by fill(piece index, bytes, destination) (which
+  // returns the host memory to copy from: the destination or the caller's own), copied and
+  // reduced on the lanes in turn, and the pieces' chaining values merged on the CPU. A
+  // subtree starts at a multiple of its own power-of-two size, so each piece but the last is
+  // a whole subtree too.
   template <class Fill>
-  blake3::output_reader pipeline(std::uint64_t size, const blake3::mode& m, Fill fill) {
+  std::pair<blake3::chaining_value, blake3::chaining_value> pipeline(std::uint64_t size,
+                                                                     std::uint64_t first_chunk,
+                                                                     const blake3::mode& m,
+                                                                     Fill fill) {
     const mode_words mode = words_of(m);
     ensure_lanes();
     const std::uint64_t pieces = (size + piece - 1) / piece;
@@ -368,7 +376,8 @@ struct context::impl {
       check(cudaMemcpyAsync(l.input.get(), source, bytes, cudaMemcpyHostToDevice, l.stream),
             "cudaMemcpyAsync");
       const std::uint32_t* nodes =
-          reduce(l.input.get(), bytes, p * (piece / core::chunk_len), target, mode, l.stream,
+          reduce(l.input.get(), bytes, first_chunk + p * (piece / core::chunk_len), target, mode,
+                 l.stream,
                  l.scratch.get(), l.scratch.get() + 8 * ((piece / core::chunk_len + 1) / 2 + 1));
       check(cudaMemcpyAsync(piece_cvs.get() + 8 * p * target, nodes, 32 * target,
                             cudaMemcpyDeviceToDevice, l.stream),
@@ -380,8 +389,23 @@ struct context::impl {
           "cudaMemcpy");
     std::vector<blake3::chaining_value> cvs;
     for (std::size_t i = 0; i < words.size(); i += 8) cvs.push_back(bytes_of(&words[i]));
-    const auto [left, right] = detail::merge_to_children(std::move(cvs), m);
-    return blake3::merge_subtrees_root_xof(left, right, m);
+    return detail::merge_to_children(std::move(cvs), m);
+  }
+
+  // The children of a subtree of host memory.
+  std::pair<blake3::chaining_value, blake3::chaining_value> host_children(
+      std::span<const std::byte> input, std::uint64_t first_chunk, const blake3::mode& m) {
+    cudaPointerAttributes attributes{};
+    const bool pinned = cudaPointerGetAttributes(&attributes, input.data()) == cudaSuccess &&
+                        attributes.type == cudaMemoryTypeHost;
+    cudaGetLastError();
+    return pipeline(input.size(), first_chunk, m,
+                    [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
+                      const std::byte* source = input.data() + p * piece;
+                      if (pinned) return source;
+                      std::memcpy(staging, source, bytes);
+                      return static_cast<const std::byte*>(staging);
+                    });
   }
 };
 
@@ -462,18 +486,22 @@ blake3::output_reader context::hash_host(std::span<const std::byte> input,
                                          const blake3::mode& m) {
   impl_->select();
   if (input.size() <= core::chunk_len) return blake3::hasher(m).update(input).finalize_xof();
-  cudaPointerAttributes attributes{};
-  const bool pinned = cudaPointerGetAttributes(&attributes, input.data()) == cudaSuccess &&
-                      attributes.type == cudaMemoryTypeHost;
-  cudaGetLastError();
-  const std::uint64_t piece = impl_->piece;
-  return impl_->pipeline(input.size(), m,
-                         [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
-                           const std::byte* source = input.data() + p * piece;
-                           if (pinned) return source;
-                           std::memcpy(staging, source, bytes);
-                           return static_cast<const std::byte*>(staging);
-                         });
+  const auto [left, right] = impl_->host_children(input, 0, m);
+  return blake3::merge_subtrees_root_xof(left, right, m);
+}
+
+blake3::chaining_value context::hash_host_subtree(std::span<const std::byte> input,
+                                                  std::uint64_t offset, const blake3::mode& m) {
+  // The subtree API's own checks and messages: misplaced or oversized subtrees, empty input.
+  blake3::hasher check(m);
+  check.set_input_offset(offset);
+  if (const auto limit = blake3::max_subtree_len(offset); limit && input.size() > *limit) {
+    return check.update(input).finalize_non_root();  // throws std::logic_error
+  }
+  if (input.size() <= core::chunk_len) return check.update(input).finalize_non_root();
+  impl_->select();
+  const auto [left, right] = impl_->host_children(input, offset / core::chunk_len, m);
+  return blake3::merge_subtrees_non_root(left, right, m);
 }
 
 void context::hash_batch_resident(const std::byte* data, const std::uint64_t* offsets,
@@ -547,8 +575,8 @@ blake3::output_reader context::hash_file(const std::filesystem::path& path, std:
   }
   impl_->select();
   const std::uint64_t piece = impl_->piece;
-  blake3::output_reader reader =
-      impl_->pipeline(size, m, [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
+  const auto [left, right] =
+      impl_->pipeline(size, 0, m, [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
     std::uint64_t done = 0;
     while (done < bytes) {
       const ssize_t n = ::pread(fd, staging + done, bytes - done,
@@ -564,7 +592,76 @@ blake3::output_reader context::hash_file(const std::filesystem::path& path, std:
     }
     return static_cast<const std::byte*>(staging);
   });
-  return ec ? blake3::hasher(m).finalize_xof() : reader;
+  return ec ? blake3::hasher(m).finalize_xof() : blake3::merge_subtrees_root_xof(left, right, m);
 }
+
+// ---- Automatic use by the CPU library (src/blake3/offload.hpp) ----
+
+// The CPU library calls these under its offload lock, one at a time, from any thread.
+struct detail::automatic_use {
+  // Made on first use and never destroyed: at exit the CUDA runtime may already be unloaded.
+  static context*& shared() noexcept {
+    static context* c = nullptr;
+    return c;
+  }
+
+  // Runs f, turning what it throws into `error`.
+  template <class F>
+  static bool reporting(std::error_code& error, F&& f) noexcept {
+    try {
+      return f();
+    } catch (const std::system_error& e) {
+      error = e.code();
+    } catch (const std::bad_alloc&) {
+      error = std::make_error_code(std::errc::not_enough_memory);
+    } catch (...) {
+      error = std::make_error_code(std::errc::io_error);
+    }
+    return false;
+  }
+
+  static bool prepare(std::error_code& error) noexcept {
+    if (device_count() == 0) {
+      error.assign(static_cast<int>(cudaErrorNoDevice), cuda_category());
+      return false;
+    }
+    return reporting(error, [] {
+      if (shared() == nullptr) shared() = new context(0);
+      return true;
+    });
+  }
+
+  static bool children(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
+                       const blake3::mode& m, std::uint8_t out[64],
+                       std::error_code& error) noexcept {
+    return reporting(error, [&] {
+      context::impl& c = *shared()->impl_;
+      c.select();
+      const auto [left, right] =
+          c.host_children(std::span(input, static_cast<std::size_t>(size)), chunk_counter, m);
+      std::memcpy(out, left.data(), 32);
+      std::memcpy(out + 32, right.data(), 32);
+      return true;
+    });
+  }
+};
+
+namespace {
+
+constexpr fastblake::detail::blake3::offload automatic_offload{
+    "cuda", detail::automatic_use::prepare, detail::automatic_use::children};
+
+}  // namespace
+
+namespace detail {
+
+// Registers the backend with the CPU library when this object is linked in. The fastblake::cuda
+// target passes --undefined for this symbol, so that a program that links the library keeps
+// this object even if it calls nothing in it.
+extern const int automatic_registration;
+const int automatic_registration =
+    (fastblake::detail::blake3::register_offload(&automatic_offload), 1);
+
+}  // namespace detail
 
 }  // namespace fastblake::cuda

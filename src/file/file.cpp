@@ -18,6 +18,8 @@
 #include <new>
 #include <string>
 
+#include "blake3/offload.hpp"
+
 namespace fastblake::blake3 {
 namespace {
 
@@ -243,8 +245,9 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
   return {};
 }
 
+// may_offload: the strategy was automatic, so an accelerator may take subtrees (backend.hpp).
 std::error_code hash_by_mapping(hasher& h, const source& src, const file_options& options,
-                                bool parallel) {
+                                bool parallel, bool may_offload) {
   const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
   if (src.offset >= size)
     return report(options, 0, 0) ? std::error_code()
@@ -277,7 +280,9 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
     // each one is whole subtrees of the tree.
     const std::uint64_t end = std::min(total, (done / window + 1) * window);
     const std::span<const std::byte> piece(data + done, static_cast<std::size_t>(end - done));
-    if (pool != nullptr) {
+    if (may_offload) {
+      detail::internal_access::update_automatic(h, piece, pool);
+    } else if (pool != nullptr) {
       h.update_parallel(piece, *pool);
     } else {
       h.update(piece);
@@ -316,7 +321,8 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
     src.offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
   }
   file_strategy strategy = options.strategy;
-  if (strategy == file_strategy::automatic) {
+  const bool automatic = strategy == file_strategy::automatic;
+  if (automatic) {
     strategy = regular && static_cast<std::uint64_t>(src.info.st_size) >=
                               src.offset + automatic_mmap_min_size
                    ? file_strategy::mmap_parallel
@@ -335,7 +341,8 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
     if (strategy == file_strategy::read) {
       ec = hash_by_reading(work, src, options, threads);
     } else {
-      ec = hash_by_mapping(work, src, options, strategy == file_strategy::mmap_parallel);
+      ec = hash_by_mapping(work, src, options, strategy == file_strategy::mmap_parallel,
+                           automatic && threads);
       // A file system that cannot map files can still be read.
       if (ec == std::errc::no_such_device) ec = hash_by_reading(work, src, options, threads);
     }

@@ -19,8 +19,10 @@
 #include <string>
 #include <vector>
 
+#include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/cuda.hpp>
+#include <fastblake/file.hpp>
 
 namespace {
 
@@ -239,6 +241,104 @@ TEST(Gpu, FilesMatchTheCpu) {
   std::error_code ec;
   ctx.hash_file(dir / "fastblake-gpu-test-no-such-file", ec);
   EXPECT_EQ(ec, std::errc::no_such_file_or_directory);
+}
+
+TEST(Gpu, SubtreesMatchTheSubtreeApi) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  gpu::context ctx;
+  ctx.set_piece_size(1u << 20);
+  const std::uint64_t limit = std::min<std::uint64_t>(max_bytes(), 64u << 20);
+  for (const auto& [name, m] : modes()) {
+    // Whole subtrees at offsets that allow them, and ragged last subtrees.
+    for (std::uint64_t offset :
+         std::initializer_list<std::uint64_t>{0, 1024, 3072, 1u << 20, 5u << 20, 32u << 20}) {
+      const auto most = b3::max_subtree_len(offset).value_or(limit);
+      for (std::uint64_t size :
+           std::initializer_list<std::uint64_t>{1, 1024, 1025, 4097, most - 1, most}) {
+        if (size > most || size > limit || offset + size > in.host.size()) continue;
+        const auto span = std::as_bytes(std::span(in.host.data() + offset, size));
+        b3::hasher h(m);
+        h.set_input_offset(offset);
+        h.update(span);
+        EXPECT_EQ(ctx.hash_host_subtree(span, offset, m), h.finalize_non_root())
+            << name << " offset " << offset << " size " << size;
+      }
+    }
+  }
+  const auto two_chunks = std::as_bytes(std::span(in.host.data(), 2048));
+  EXPECT_THROW(ctx.hash_host_subtree(two_chunks, 1024), std::logic_error) << "too long";
+  EXPECT_THROW(ctx.hash_host_subtree(two_chunks, 100), std::logic_error) << "misplaced";
+  EXPECT_THROW(ctx.hash_host_subtree({}, 0), std::logic_error) << "empty";
+}
+
+// The automatic functions on the GPU: FASTBLAKE_BACKEND=cuda's mode, set in the process.
+TEST(GpuAutomatic, ForcedOffloadMatchesTheCpu) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  const auto key = b3::key_type{1, 2, 3};
+  const std::uint64_t before = fastblake::current_offload().offloaded;
+  for (std::uint64_t size : {1025ull, 65536ull + 1, (16ull << 20) - 1, (200ull << 20) + 3}) {
+    if (size > max_bytes()) continue;
+    const auto span = std::as_bytes(std::span(in.host.data() + 3, size));
+    fastblake::set_offload_mode(fastblake::offload_mode::disabled);
+    const b3::digest plain = b3::hash(span);
+    const b3::digest keyed = b3::keyed_hash(key, span);
+    const b3::digest derived = b3::derive_key("fastblake gpu tests", span);
+    fastblake::set_offload_mode(fastblake::offload_mode::forced);
+    EXPECT_EQ(b3::hash(span), plain) << size;
+    EXPECT_EQ(b3::keyed_hash(key, span), keyed) << size;
+    EXPECT_EQ(b3::derive_key("fastblake gpu tests", span), derived) << size;
+  }
+  const auto path =
+      std::filesystem::temp_directory_path() / ("fastblake-gpu-auto-" + std::to_string(::getpid()));
+  const std::uint64_t file_size = std::min<std::uint64_t>(max_bytes(), (100u << 20) + 9);
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(in.host.data()),
+             static_cast<std::streamsize>(file_size));
+  EXPECT_EQ(b3::hash_file(path),
+            b3::hash_serial(std::as_bytes(std::span(in.host.data(), file_size))));
+  std::filesystem::remove(path);
+  const fastblake::offload_status status = fastblake::current_offload();
+  fastblake::set_offload_mode(fastblake::offload_mode::automatic);
+  EXPECT_EQ(status.name, "cuda");
+  EXPECT_FALSE(status.error) << status.error.message();
+  EXPECT_GT(status.offloaded, before);
+}
+
+TEST(GpuAutomatic, AutomaticModeMeasuresBothSides) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  const std::uint64_t size = std::min<std::uint64_t>(max_bytes(), 256u << 20);
+  const auto span = std::as_bytes(std::span(in.host.data(), size));
+  const b3::digest want = b3::hash_serial(span);
+  fastblake::set_offload_mode(fastblake::offload_mode::automatic);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(b3::hash(span), want);
+  const fastblake::offload_status status = fastblake::current_offload();
+  EXPECT_GT(status.accelerator_rate, 0);
+  EXPECT_GT(status.cpu_rate, 0);
+  std::printf("automatic offload: GPU %.1f GB/s, CPU %.1f GB/s, %llu offloaded, %llu kept\n",
+              status.accelerator_rate / 1e9, status.cpu_rate / 1e9,
+              static_cast<unsigned long long>(status.offloaded),
+              static_cast<unsigned long long>(status.kept));
+}
+
+// Runs everywhere: linking the library registers it; without a device the automatic functions
+// hash on the CPU, and say why.
+TEST(GpuAutomatic, RegisteredByLinkingAndHarmlessWithoutADevice) {
+  EXPECT_EQ(fastblake::current_offload().name, "cuda");
+  if (gpu::device_count() != 0) GTEST_SKIP() << "a CUDA device is here";
+  const std::vector<std::uint8_t> input(300'000, 7);
+  const auto span = std::as_bytes(std::span(input));
+  fastblake::set_offload_mode(fastblake::offload_mode::disabled);
+  const b3::digest want = b3::hash(span);
+  fastblake::set_offload_mode(fastblake::offload_mode::forced);
+  EXPECT_EQ(b3::hash(span), want);
+  const fastblake::offload_status status = fastblake::current_offload();
+  fastblake::set_offload_mode(fastblake::offload_mode::automatic);
+  EXPECT_EQ(&status.error.category(), &gpu::cuda_category());
+  EXPECT_EQ(status.error.value(), static_cast<int>(cudaErrorNoDevice));
+  EXPECT_EQ(status.offloaded, 0u);
 }
 
 // Runs everywhere: without a device, a context cannot be made, and says why.

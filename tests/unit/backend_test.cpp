@@ -60,7 +60,19 @@ TEST(BackendOverride, FollowsTheEnvironment) {
     GTEST_SKIP() << "run by ctest's backend_override_* tests";
   }
   const std::string name(env);
-  if (is_available(name)) {
+  if (name == "cpu") {
+    EXPECT_EQ(active_backend(), available_backends().front());
+    EXPECT_EQ(backend_override_error(), "");
+    EXPECT_EQ(current_offload().mode, offload_mode::disabled);
+  } else if (name == "cuda") {
+    // This program links no accelerator.
+    EXPECT_EQ(active_backend(), available_backends().front());
+    EXPECT_NE(std::string(backend_override_error()).find("does not link fastblake::cuda"),
+              std::string::npos)
+        << backend_override_error();
+    EXPECT_EQ(current_offload().mode, offload_mode::forced);
+    EXPECT_EQ(current_offload().name, "");
+  } else if (is_available(name)) {
     EXPECT_EQ(active_backend(), name);
     EXPECT_EQ(backend_override_error(), "");
   } else {

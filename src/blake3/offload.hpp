@@ -1,0 +1,114 @@
+// Handing large subtrees to an accelerator library (fastblake::cuda) that registers itself at
+// load time, so that the CPU library reaches it without linking it.
+//
+// Only the automatic functions offload: hash(), keyed_hash(), derive_key() and the file API
+// with file_strategy::automatic. Which side hashes an eligible subtree is measured, not
+// assumed: offload_policy tries both and keeps the faster (whether a GPU behind a host link
+// beats every core of this CPU depends on the machine).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <system_error>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake3.hpp>
+#include <fastblake/config.hpp>
+
+namespace fastblake::detail::blake3 {
+
+/// What an accelerator gives the CPU library. Both functions are called with the offload
+/// lock held, never concurrently.
+struct offload {
+  std::string_view name;
+  /// Makes the accelerator ready (device, buffers), untimed, before its first subtree; false
+  /// with `error` set when it cannot be used (no device).
+  bool (*prepare)(std::error_code& error) noexcept;
+  /// The two children (left then right chaining value, 64 bytes) of the subtree of `size`
+  /// bytes, more than one chunk, that starts at chunk `chunk_counter`, in mode m; false with
+  /// `error` set on failure, and then `children` is not used.
+  bool (*subtree_children)(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
+                           const fastblake::blake3::mode& m, std::uint8_t children[64],
+                           std::error_code& error) noexcept;
+};
+
+/// Called once by the accelerator library's static initialiser; the last registration wins
+/// and starts afresh (no error, nothing measured). nullptr unregisters.
+FASTBLAKE_API void register_offload(const offload* o) noexcept;
+
+/// The registered accelerator, or nullptr.
+const offload* registered_offload() noexcept;
+
+/// The smallest subtree try_offload could take: the maximum while no accelerator is registered
+/// or it is disabled or failed, 0 when forced. A relaxed load on every subtree keeps the lock
+/// off the path of ordinary hashes.
+extern std::atomic<std::uint64_t> offload_floor;
+inline bool may_take(std::uint64_t size) noexcept {
+  return size >= offload_floor.load(std::memory_order_relaxed);
+}
+
+/// Hashes the children of a subtree on the accelerator when it is registered, usable, free
+/// and chosen for `size` bytes; returns false to leave the subtree to the CPU, which then
+/// calls cpu_done(size, seconds) with its own timing if `measure` was set.
+struct offload_attempt {
+  bool done = false;     // children were written
+  bool measure = false;  // the CPU's time for this subtree is wanted
+};
+offload_attempt try_offload(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
+                            const fastblake::blake3::mode& m, std::uint8_t children[64]) noexcept;
+void record_cpu(std::uint64_t size, double seconds) noexcept;
+
+/// Which side hashes an eligible subtree. Each side's rate is that of its latest measured
+/// subtrees (an average of the last two); a side never measured is tried first, the
+/// accelerator before the CPU, and the slower side is measured again every refresh_interval
+/// choices, so that a change of load is noticed. Pure arithmetic: tested with made-up timings.
+class offload_policy {
+ public:
+  enum class side { cpu, accelerator };
+  static constexpr std::uint64_t refresh_interval = 32;
+
+  side choose() noexcept {
+    ++choices_;
+    if (accelerator_rate_ == 0) return side::accelerator;
+    if (cpu_rate_ == 0) return side::cpu;
+    const side faster = accelerator_rate_ > cpu_rate_ ? side::accelerator : side::cpu;
+    if (choices_ % refresh_interval == 0) {
+      return faster == side::cpu ? side::accelerator : side::cpu;
+    }
+    return faster;
+  }
+
+  void record(side s, std::uint64_t bytes, double seconds) noexcept {
+    if (seconds <= 0) return;
+    const double rate = static_cast<double>(bytes) / seconds;
+    double& r = s == side::cpu ? cpu_rate_ : accelerator_rate_;
+    r = r == 0 ? rate : (r + rate) / 2;
+  }
+
+  double cpu_rate() const noexcept { return cpu_rate_; }
+  double accelerator_rate() const noexcept { return accelerator_rate_; }
+
+ private:
+  std::uint64_t choices_ = 0;
+  double cpu_rate_ = 0;
+  double accelerator_rate_ = 0;
+};
+
+}  // namespace fastblake::detail::blake3
+
+namespace fastblake::blake3::detail {
+
+struct internal_access {
+  static mode make_mode(const std::array<std::uint32_t, 8>& key_words,
+                        std::uint8_t flags) noexcept {
+    return mode(key_words, flags);
+  }
+  /// hasher::update_parallel for the automatic functions: may offload.
+  static void update_automatic(hasher& h, std::span<const std::byte> input, thread_pool* pool) {
+    h.update_with(input, pool, true);
+  }
+};
+
+}  // namespace fastblake::blake3::detail

@@ -1,0 +1,275 @@
+// The accelerator offload (src/blake3/offload.hpp): which functions may offload, that results
+// do not change whoever hashes, the policy's choices, and failures falling back to the CPU.
+// A fake accelerator, which hashes its subtrees with the subtree API, stands in for
+// fastblake::cuda, so all of it runs without a GPU.
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake3.hpp>
+#include <fastblake/file.hpp>
+
+#include "blake3/offload.hpp"
+#include "test_support.hpp"
+
+namespace fastblake::test {
+namespace {
+
+namespace b3 = fastblake::blake3;
+namespace k3 = fastblake::detail::blake3;
+
+struct fake_accelerator {
+  bool prepare_fails = false;
+  int fail_on_call = -1;  // that call (0-based) fails
+  int prepares = 0;
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::uint64_t> counters;
+  bool invalid_subtree = false;  // it was asked for something that is not a subtree
+};
+fake_accelerator fake;
+
+bool fake_prepare(std::error_code& error) noexcept {
+  ++fake.prepares;
+  if (fake.prepare_fails) error = std::make_error_code(std::errc::no_such_device);
+  return !fake.prepare_fails;
+}
+
+b3::chaining_value subtree_cv(const std::byte* input, std::uint64_t size, std::uint64_t offset,
+                              const b3::mode& m) {
+  b3::hasher h(m);
+  h.set_input_offset(offset);
+  h.update(std::span(input, static_cast<std::size_t>(size)));
+  return h.finalize_non_root();
+}
+
+bool fake_children(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
+                   const b3::mode& m, std::uint8_t children[64], std::error_code& error) noexcept {
+  const int call = static_cast<int>(fake.sizes.size());
+  fake.sizes.push_back(size);
+  fake.counters.push_back(chunk_counter);
+  if (call == fake.fail_on_call) {
+    error = std::make_error_code(std::errc::io_error);
+    std::memset(children, 0xee, 64);
+    return false;
+  }
+  const std::uint64_t offset = chunk_counter * b3::chunk_size;
+  const auto limit = b3::max_subtree_len(offset);
+  if (size <= b3::chunk_size || (limit && size > *limit)) {
+    fake.invalid_subtree = true;
+    return true;
+  }
+  const std::uint64_t left = b3::left_subtree_len(size);
+  const b3::chaining_value l = subtree_cv(input, left, offset, m);
+  const b3::chaining_value r = subtree_cv(input + left, size - left, offset + left, m);
+  std::memcpy(children, l.data(), 32);
+  std::memcpy(children + 32, r.data(), 32);
+  return true;
+}
+
+constexpr k3::offload fake_offload{"fake", fake_prepare, fake_children};
+
+// Each test starts with the fake registered, no failure, and the given mode; the accelerator's
+// state (errors, counts) is per process, so each test reads differences.
+class Offload : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fake = {};
+    saved_min_ = offload_min_size();
+    k3::register_offload(&fake_offload);
+  }
+  void TearDown() override {
+    k3::register_offload(nullptr);
+    set_offload_mode(offload_mode::automatic);
+    set_offload_min_size(saved_min_);
+  }
+  std::uint64_t saved_min_ = 0;
+};
+
+// What the CPU alone gives: the accelerator disabled, then the mode restored.
+template <class F>
+auto on_cpu(F&& f) {
+  const offload_mode mode = current_offload().mode;
+  set_offload_mode(offload_mode::disabled);
+  auto r = f();
+  set_offload_mode(mode);
+  return r;
+}
+
+TEST_F(Offload, ForcedModeOffloadsTheAutomaticFunctionsWithUnchangedResults) {
+  random_source rng(test_seed());
+  const b3::key_type key = rng.key();
+  for (std::size_t size : {1025, 2048, 5000, 65536, 1048575, 3 * 1048576 + 7}) {
+    SCOPED_TRACE(size);
+    const auto input = rng.bytes(size);
+    const auto want_hash = on_cpu([&] { return b3::hash(input); });
+    const auto want_keyed = on_cpu([&] { return b3::keyed_hash(key, input); });
+    const auto want_derived =
+        on_cpu([&] { return b3::derive_key("fastblake offload test", input); });
+    const auto want_long = on_cpu([&] {
+      std::vector<std::byte> out(100);
+      b3::derive_key("fastblake offload test", input, out);
+      return out;
+    });
+    set_offload_mode(offload_mode::forced);
+    const std::size_t calls = fake.sizes.size();
+    EXPECT_EQ(b3::hash(input), want_hash);
+    EXPECT_EQ(b3::keyed_hash(key, input), want_keyed);
+    EXPECT_EQ(b3::derive_key("fastblake offload test", input), want_derived);
+    std::vector<std::byte> out(100);
+    b3::derive_key("fastblake offload test", input, out);
+    EXPECT_EQ(out, want_long);
+    EXPECT_EQ(fake.sizes.size(), calls + 4) << "one whole-input subtree per call";
+    EXPECT_EQ(fake.sizes.back(), size);
+    EXPECT_EQ(fake.counters.back(), 0u);
+  }
+  EXPECT_FALSE(fake.invalid_subtree);
+  EXPECT_EQ(fake.prepares, 1) << "prepared once, before the first subtree";
+  EXPECT_EQ(current_offload().name, "fake");
+  EXPECT_EQ(current_offload().mode, offload_mode::forced);
+  EXPECT_FALSE(current_offload().error);
+}
+
+TEST_F(Offload, OneChunkInputsAndExplicitFunctionsStayOnTheCpu) {
+  set_offload_mode(offload_mode::forced);
+  const auto small = vector_input(b3::chunk_size);
+  const auto input = vector_input(1u << 20);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  const auto want_small = on_cpu([&] { return b3::hash(small); });
+  EXPECT_EQ(b3::hash(small), want_small);
+  thread_pool pool(2);
+  EXPECT_EQ(b3::hash_serial(input), want);
+  EXPECT_EQ(b3::hash_parallel(input, pool), want);
+  EXPECT_EQ(b3::hasher().update(input).finalize(), want);
+  EXPECT_EQ(b3::hasher().update_parallel(input).finalize(), want);
+  EXPECT_EQ(b3::hasher().update_parallel(input, pool).finalize(), want);
+  std::vector<b3::digest> many(1);
+  const std::span<const std::byte> one[] = {input};
+  b3::hash_many(one, many);
+  EXPECT_EQ(many[0], want);
+  EXPECT_TRUE(fake.sizes.empty()) << "only the automatic functions offload";
+}
+
+class OffloadFiles : public Offload {
+ protected:
+  void SetUp() override {
+    Offload::SetUp();
+    path_ = std::filesystem::temp_directory_path() /
+            ("fastblake-offload-test-" + std::to_string(::getpid()));
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+    Offload::TearDown();
+  }
+  void write(std::span<const std::byte> data) {
+    std::ofstream out(path_, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()),
+              static_cast<std::streamsize>(data.size()));
+  }
+  std::filesystem::path path_;
+};
+
+TEST_F(OffloadFiles, AutomaticFileHashingOffloadsWholeSubtrees) {
+  random_source rng(test_seed());
+  // Three mapping windows and a ragged end: subtrees at non-zero chunk counters.
+  const auto input = rng.bytes((40u << 20) + 3333);
+  write(input);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  set_offload_mode(offload_mode::forced);
+  EXPECT_EQ(b3::hash_file(path_), want);
+  EXPECT_FALSE(fake.invalid_subtree);
+  ASSERT_FALSE(fake.counters.empty());
+  EXPECT_GT(fake.counters.back(), 0u) << "later windows start inside the file";
+
+  b3::hasher keyed = b3::hasher::keyed(rng.key());
+  const auto want_keyed = on_cpu([&] { return b3::hasher(keyed).update(input).finalize(); });
+  b3::update_from_file(keyed, path_);
+  EXPECT_EQ(keyed.finalize(), want_keyed);
+
+  const std::size_t calls = fake.sizes.size();
+  for (auto strategy :
+       {b3::file_strategy::read, b3::file_strategy::mmap, b3::file_strategy::mmap_parallel}) {
+    b3::file_options options;
+    options.strategy = strategy;
+    EXPECT_EQ(b3::hash_file(path_, options), want);
+  }
+  EXPECT_EQ(fake.sizes.size(), calls) << "a strategy chosen by the caller stays on the CPU";
+}
+
+TEST_F(Offload, AutomaticModeTriesBothSidesAndCountsThem) {
+  set_offload_mode(offload_mode::automatic);
+  set_offload_min_size(1u << 20);
+  const auto input = vector_input(4u << 20);
+  const auto small = vector_input((1u << 20) - 1);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  const auto want_small = on_cpu([&] { return b3::hash(small); });
+  const offload_status before = current_offload();
+  EXPECT_EQ(b3::hash(small), want_small);
+  EXPECT_TRUE(fake.sizes.empty()) << "below offload_min_size";
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(b3::hash(input), want);
+  const offload_status after = current_offload();
+  EXPECT_GE(fake.sizes.size(), 1u) << "the accelerator is tried first";
+  EXPECT_GE(after.offloaded - before.offloaded, 1u);
+  EXPECT_GE(after.kept - before.kept, 1u) << "and the CPU measured next";
+  EXPECT_EQ((after.offloaded - before.offloaded) + (after.kept - before.kept), 4u);
+  EXPECT_GT(after.accelerator_rate, 0);
+  EXPECT_GT(after.cpu_rate, 0);
+}
+
+TEST_F(Offload, AFailureFallsBackToTheCpuAndStopsOffloading) {
+  set_offload_mode(offload_mode::forced);
+  fake.fail_on_call = 1;
+  const auto input = vector_input(300'000);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_EQ(b3::hash(input), want) << "the failed subtree is hashed on the CPU";
+  EXPECT_EQ(current_offload().error, std::errc::io_error);
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_EQ(fake.sizes.size(), 2u) << "no call after the failure";
+  k3::register_offload(&fake_offload);
+  EXPECT_FALSE(current_offload().error) << "a new registration starts afresh";
+}
+
+TEST_F(Offload, AnAcceleratorThatCannotStartIsNeverCalled) {
+  set_offload_mode(offload_mode::forced);
+  fake.prepare_fails = true;
+  const auto input = vector_input(300'000);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_EQ(fake.prepares, 1);
+  EXPECT_TRUE(fake.sizes.empty());
+  EXPECT_EQ(current_offload().error, std::errc::no_such_device);
+}
+
+TEST(OffloadPolicy, TriesTheAcceleratorThenTheCpuThenKeepsTheFaster) {
+  using side = k3::offload_policy::side;
+  k3::offload_policy p;
+  EXPECT_EQ(p.choose(), side::accelerator);
+  p.record(side::accelerator, 1000, 1.0);
+  EXPECT_EQ(p.choose(), side::cpu);
+  p.record(side::cpu, 3000, 1.0);
+  EXPECT_DOUBLE_EQ(p.cpu_rate(), 3000);
+  int accelerator = 0;
+  for (std::uint64_t i = 3; i <= 3 * k3::offload_policy::refresh_interval; ++i) {
+    accelerator += p.choose() == side::accelerator;
+  }
+  EXPECT_EQ(accelerator, 3) << "the slower side once per refresh interval";
+  // The accelerator gets faster: the average of its last two measures decides.
+  p.record(side::accelerator, 9000, 1.0);
+  EXPECT_DOUBLE_EQ(p.accelerator_rate(), 5000);
+  EXPECT_EQ(p.choose(), side::accelerator);
+  p.record(side::cpu, 1000, 0.0);
+  EXPECT_DOUBLE_EQ(p.cpu_rate(), 3000) << "a zero duration is no measure";
+}
+
+}  // namespace
+}  // namespace fastblake::test
