@@ -577,7 +577,8 @@ struct many_access {
     if (n == 0 && key_length > 0) {
       last_length = B;
     } else {
-      std::memcpy(task.last.data(), in + n - last_length, last_length);
+      // An empty input may have no address at all: memcpy from nullptr is undefined.
+      if (last_length != 0) std::memcpy(task.last.data(), in + n - last_length, last_length);
       std::memset(task.last.data() + last_length, 0, B - last_length);
     }
     task.last_length = static_cast<W>(last_length);

@@ -191,6 +191,20 @@ TEST_P(Blake2Backends, ParallelLeavesOnThreadsMatch) {
   }
 }
 
+// Empty inputs with no address at all (a default span), keyed or not: found by the fuzzer,
+// where libc's memcpy from nullptr was undefined behaviour.
+TEST_P(Blake2Backends, ManyMessagesWithEmptyInputsWithoutAddress) {
+  blake2b::params keyed;
+  keyed.key("key");
+  std::vector<blake2b::digest> out(3);
+  const std::vector<blake2b::job> jobs = {
+      {{}, &out[0], nullptr}, {{}, &out[1], &keyed}, {{}, &out[2], nullptr}};
+  blake2b::hash_many(jobs);
+  EXPECT_EQ(out[0], blake2b::hash(std::string_view()));
+  EXPECT_EQ(out[1], keyed.hash(std::string_view()));
+  EXPECT_EQ(out[2], out[0]);
+}
+
 TEST_P(Blake2Backends, ManyMessagesOfMixedLengthsAndParameters) {
   random_source rng(test_seed() + 23);
   for (std::size_t count : {1, 2, 5, 17, 40}) {

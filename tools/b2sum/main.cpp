@@ -28,7 +28,16 @@
 #include <fastblake/config.hpp>
 #include <fastblake/thread_pool.hpp>
 
+#include "check_line.hpp"
+
 namespace {
+
+using b2sum::algorithm;
+using b2sum::algorithm_info;
+using b2sum::algorithms;
+using b2sum::escaped;
+using b2sum::info;
+using b2sum::parsed_line;
 
 const char* program = "b2sum";
 bool utf8_locale = false;
@@ -241,23 +250,6 @@ void print_version() {
 
 namespace b2 = fastblake::blake2;
 
-enum class algorithm { blake2b, blake2s, blake2bp, blake2sp };
-
-struct algorithm_info {
-  std::string_view option;  // as -a takes it
-  std::string_view tag;     // as --tag prints it
-  std::size_t max_bytes;
-};
-
-constexpr algorithm_info algorithms[] = {
-    {"blake2b", "BLAKE2b", 64},
-    {"blake2s", "BLAKE2s", 32},
-    {"blake2bp", "BLAKE2bp", 64},
-    {"blake2sp", "BLAKE2sp", 32},
-};
-
-const algorithm_info& info(algorithm a) { return algorithms[static_cast<int>(a)]; }
-
 // One hash in progress, of any of the algorithms.
 class digester {
  public:
@@ -378,26 +370,6 @@ bool needs_escape(std::string_view name, char delimiter) {
   return delimiter == '\n' && name.find_first_of("\\\n\r") != std::string_view::npos;
 }
 
-std::string escaped(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    switch (c) {
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
-
 void print_sum(const settings& s, const std::string& name, const std::string& hex) {
   const bool escape = needs_escape(name, s.delimiter);
   const std::string shown = escape ? escaped(name) : name;
@@ -416,6 +388,10 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
 
 // ---- checking ----
 
+// As GNU, the first plain line decides the form every later line, of every checksum file,
+// must take.
+b2sum::plain_form form = b2sum::plain_form::undecided;
+
 struct check_options {
   bool ignore_missing = false;
   bool quiet = false;
@@ -423,137 +399,6 @@ struct check_options {
   bool strict = false;
   bool warn = false;
 };
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-bool all_hex(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return hex_value(c) >= 0; });
-}
-
-// Undoes escaped(); false for a backslash before anything but \\, n or r.
-bool unescape(std::string_view s, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\') {
-      out.push_back(s[i]);
-      continue;
-    }
-    if (++i == s.size()) return false;
-    switch (s[i]) {
-      case '\\':
-        out.push_back('\\');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
-struct parsed_line {
-  std::string hex;
-  std::string name;
-  std::size_t bytes;
-};
-
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-// Plain lines name their file after the hex and one blank, with a mode character (' ' or '*')
-// before the name unless the line is in the "reversed BSD" form; as GNU, the first line
-// decides which form every later line (of every checksum file) must take.
-enum class plain_form { undecided, with_mode, reversed };
-plain_form form = plain_form::undecided;
-
-// The C string at the start of s: up to its first NUL.
-std::string_view c_string(std::string_view s) { return s.substr(0, s.find('\0')); }
-
-// One line of a checksum file (without its line end) as GNU parses it: plain ("HEX  NAME",
-// "HEX *NAME", "HEX NAME"), the digest length taken from the hex, or tagged ("BLAKE2b[-BITS]
-// (NAME) = HEX", also without the space, as OpenSSL writes it). As in GNU's C, a NUL inside the
-// line ends the name and the hex there, and is refused inside an escaped name.
-std::optional<parsed_line> parse_line(std::string_view line, const settings& s) {
-  const std::size_t max_bytes = info(s.algo).max_bytes;
-  std::size_t i = 0;
-  while (i < line.size() && is_blank(line[i])) ++i;
-  const bool escape = i < line.size() && line[i] == '\\';
-  if (escape) ++i;
-  const auto name_of = [&](std::string_view raw, std::string& out) {
-    if (!escape) {
-      out.assign(c_string(raw));
-      return true;
-    }
-    return raw.find('\0') == std::string_view::npos && unescape(raw, out);
-  };
-  parsed_line p{"", "", 0};
-  const std::string_view tag = info(s.algo).tag;
-  if (line.substr(i, tag.size()) == tag) {
-    std::size_t k = i + tag.size();
-    // GNU skips whatever follows the name up to a blank, '-' or '(' (BLAKE2bp reads as BLAKE2b).
-    while (k < line.size() && line[k] != '\0' && !is_blank(line[k]) && line[k] != '-' &&
-           line[k] != '(') {
-      ++k;
-    }
-    std::size_t bits = 8 * max_bytes;
-    if (k < line.size() && line[k] == '-') {
-      // The length as strtoumax reads it: blanks, a sign, a 0x or 0 prefix.
-      const std::string number(c_string(line.substr(k + 1)));
-      char* end = nullptr;
-      errno = 0;
-      const unsigned long long v = std::strtoull(number.c_str(), &end, 0);
-      if (end == number.c_str() || errno != 0 || v == 0 || v % 8 != 0 || v > 8 * max_bytes ||
-          number.find('-') < static_cast<std::size_t>(end - number.c_str())) {
-        return std::nullopt;
-      }
-      bits = static_cast<std::size_t>(v);
-      k += 1 + static_cast<std::size_t>(end - number.c_str());
-    }
-    if (k < line.size() && line[k] == ' ') ++k;
-    if (k < line.size() && line[k] == '(') {
-      const std::string_view body = line.substr(k + 1);
-      const std::size_t close = body.rfind(')');
-      if (close == std::string_view::npos) return std::nullopt;
-      std::size_t h = close + 1;
-      while (h < body.size() && is_blank(body[h])) ++h;
-      if (h == body.size() || body[h] != '=') return std::nullopt;
-      ++h;
-      while (h < body.size() && is_blank(body[h])) ++h;
-      const std::string_view hex = c_string(body.substr(h));
-      p.bytes = bits / 8;
-      if (hex.size() != 2 * p.bytes || !all_hex(hex)) return std::nullopt;
-      if (!name_of(body.substr(0, close), p.name)) return std::nullopt;
-      p.hex.assign(hex);
-      return p;
-    }
-  }
-  std::size_t n = 0;
-  while (i + n < line.size() && hex_value(line[i + n]) >= 0) ++n;
-  if (n < 2 || n % 2 != 0 || n > 2 * max_bytes) return std::nullopt;
-  std::size_t k = i + n;
-  if (k == line.size() || !is_blank(line[k])) return std::nullopt;
-  ++k;
-  if (line.size() - k == 1 || k == line.size() || (line[k] != ' ' && line[k] != '*')) {
-    if (form == plain_form::with_mode) return std::nullopt;
-    form = plain_form::reversed;
-  } else if (form != plain_form::reversed) {
-    form = plain_form::with_mode;
-    ++k;
-  }
-  if (!name_of(line.substr(k), p.name)) return std::nullopt;
-  p.hex.assign(line.substr(i, n));
-  p.bytes = n / 2;
-  return p;
-}
 
 std::string lowercase(std::string s) {
   for (char& c : s) {
@@ -605,7 +450,7 @@ bool check_file(const std::string& list, const settings& s, const check_options&
     if (line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
-    std::optional<parsed_line> parsed = parse_line(line, s);
+    std::optional<parsed_line> parsed = parse_line(line, s.algo, form);
     if (parsed && from_stdin && parsed->name == "-") parsed.reset();
     if (!parsed) {
       ++malformed;

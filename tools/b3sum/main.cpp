@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <variant>
 #include <vector>
 
 #include <fastblake/backend.hpp>
@@ -25,8 +26,12 @@
 #include <fastblake/file.hpp>
 #include <fastblake/thread_pool.hpp>
 
+#include "check_line.hpp"
+
 namespace {
 
+using b3sum::lossy_utf8;
+using b3sum::shown_name;
 namespace b3 = fastblake::blake3;
 namespace fs = std::filesystem;
 
@@ -179,71 +184,6 @@ options parse(int argc, char** argv) {
   return o;
 }
 
-// Rust's String::from_utf8_lossy: each maximal invalid subsequence becomes U+FFFD.
-std::string lossy_utf8(std::string_view s) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t need = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-      continue;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      need = 1;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      need = 2;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      need = 3;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
-    std::size_t j = 1;
-    for (; j <= need && i + j < s.size(); ++j) {
-      const auto d = static_cast<unsigned char>(s[i + j]);
-      const unsigned char l = j == 1 ? lo : 0x80, h = j == 1 ? hi : 0xBF;
-      if (d < l || d > h) break;
-    }
-    if (j == need + 1) {
-      out.append(s.substr(i, need + 1));
-      i += need + 1;
-    } else {
-      out += "\xEF\xBF\xBD";
-      i += j;
-    }
-  }
-  return out;
-}
-
-// The name as printed: lossy UTF-8, with backslashes, newlines and carriage returns escaped;
-// `escaped` says whether the line needs the leading backslash.
-std::string shown_name(std::string_view name, bool& escaped) {
-  const std::string text = lossy_utf8(name);
-  escaped = text.find_first_of("\\\n\r") != std::string::npos;
-  if (!escaped) return text;
-  std::string out;
-  for (char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
-
 // Rust's io::Error display: "<strerror> (os error N)".
 std::string os_error(const std::error_code& ec) {
   if (ec.category() != std::generic_category() && ec.category() != std::system_category()) {
@@ -366,93 +306,28 @@ bool print_output(const context& ctx, b3::output_reader reader, const std::strin
 
 // ---- --check ----
 
-// Undoes shown_name's escaping; false on an invalid escape.
-bool unescape(std::string_view s, std::string& out) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\') {
-      out.push_back(s[i]);
-      continue;
-    }
-    if (i + 1 >= s.size()) return false;
-    const char e = s[++i];
-    if (e == 'n') {
-      out.push_back('\n');
-    } else if (e == 'r') {
-      out.push_back('\r');
-    } else if (e == '\\') {
-      out.push_back('\\');
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 // Checks one line of a check file; prints its verdict. Returns success.
 bool check_line(const context& ctx, std::string_view line) {
-  if (line.ends_with('\n')) line.remove_suffix(1);
-  if (line.ends_with('\r')) line.remove_suffix(1);
-  const auto fail = [](const char* why) {
-    std::fprintf(stderr, "b3sum: %s\n", why);
+  const auto parsed = b3sum::parse_check_line(line);
+  if (const auto* why = std::get_if<const char*>(&parsed)) {
+    std::fprintf(stderr, "b3sum: %s\n", *why);
     return false;
-  };
-  if (line.empty()) return fail("Empty line");
-  bool escaped = false;
-  if (line[0] == '\\') {
-    escaped = true;
-    line.remove_prefix(1);
   }
-  std::string_view hex, name;
-  if (line.starts_with("BLAKE3 (")) {
-    const auto close = line.rfind(") = ");
-    if (close == std::string_view::npos || close < 8) return fail("Invalid tag line");
-    name = line.substr(8, close - 8);
-    hex = line.substr(close + 4);
-    if (hex.size() != 64) return fail("Invalid hash length");
-  } else {
-    if (line.size() <= 66) return fail("Short line");
-    for (std::size_t i = 0; i < 66; ++i) {
-      if (static_cast<unsigned char>(line[i]) >= 0x80) return fail("Non-ASCII prefix");
-    }
-    if (line.substr(64, 2) != "  ") return fail("Invalid space");
-    hex = line.substr(0, 64);
-    name = line.substr(66);
-  }
-  b3::digest::bytes_type expected;
-  for (std::size_t i = 0; i < 32; ++i) {
-    const int h = hex_value(hex[2 * i]), l = hex_value(hex[2 * i + 1]);
-    if (h < 0 || l < 0) return fail("Invalid hex");
-    expected[i] = static_cast<std::uint8_t>(16 * h + l);
-  }
-  std::string path;
-  if (escaped) {
-    if (!unescape(name, path)) return fail("Invalid backslash escape");
-  } else {
-    path = std::string(name);
-  }
-  if (path.find('\0') != std::string::npos) return fail("Null character in path");
-  if (lossy_utf8(path) != path) return fail("Unicode replacement character in path");
-  const std::string shown = (escaped ? "\\" : "") + std::string(name);
+  const auto& entry = std::get<b3sum::check_entry>(parsed);
   std::string error;
-  const auto reader = hash_input(ctx, path, error);
+  const auto reader = hash_input(ctx, entry.path, error);
   if (!reader) {
-    std::printf("%s: FAILED (%s)\n", shown.c_str(), error.c_str());
+    std::printf("%s: FAILED (%s)\n", entry.shown.c_str(), error.c_str());
     return false;
   }
   b3::output_reader r = *reader;
   b3::digest::bytes_type found;
   r.fill(std::span<std::uint8_t>(found));
-  if (b3::digest(found) == b3::digest(expected)) {
-    if (!ctx.opt.quiet) std::printf("%s: OK\n", shown.c_str());
+  if (b3::digest(found) == b3::digest(entry.expected)) {
+    if (!ctx.opt.quiet) std::printf("%s: OK\n", entry.shown.c_str());
     return true;
   }
-  std::printf("%s: FAILED\n", shown.c_str());
+  std::printf("%s: FAILED\n", entry.shown.c_str());
   return false;
 }
 
