@@ -44,7 +44,7 @@ struct file_options {
 
 /// Errors of file hashing that have no errno: std::error_code{file_errc::..., file_category()}.
 enum class file_errc {
-  /// The file shrank while it was mapped and being hashed; the result would be wrong.
+  /// The file shrank while it was being hashed (mapped or read); the result would be wrong.
   truncated = 1,
 };
 FASTBLAKE_API const std::error_category& file_category() noexcept;

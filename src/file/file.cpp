@@ -171,6 +171,17 @@ ssize_t read_fully(int fd, std::byte* buffer, std::size_t size, off_t* position)
   return static_cast<ssize_t>(got);
 }
 
+// A regular file that ended before the size it had when hashing started: truncated if its
+// size now says so too, else (a /sys file reporting 4096 bytes, say) simply shorter.
+std::error_code short_read(const source& src, std::uint64_t done, std::uint64_t total) {
+  if (done >= total) return {};
+  struct stat now;
+  if (fstat(src.fd, &now) == 0 && now.st_size < src.info.st_size) {
+    return make_error_code(file_errc::truncated);
+  }
+  return {};
+}
+
 // Regular files are read with pread from src.offset, leaving the descriptor's offset alone,
 // up to the size fstat gave when hashing started (a file that grows is hashed to that size) or
 // to their end if that comes first: files in /proc and /sys report sizes (0, 4096) that are not
@@ -194,6 +205,7 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
     done = static_cast<std::uint64_t>(n);
     h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
     if (bounded || static_cast<std::size_t>(n) < sizeof buffer) {
+      if (const std::error_code ec = short_read(src, done, total)) return ec;
       if (!report(options, done, total)) {
         return std::make_error_code(std::errc::operation_canceled);
       }
@@ -241,6 +253,7 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
     have = got;
   }
   if (have < 0) return errno_code();
+  if (const std::error_code ec = short_read(src, done, total)) return ec;
   if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
   return {};
 }

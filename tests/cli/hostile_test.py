@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Hostile inputs for both tools (docs/reliability.md): directories, /dev/null, FIFOs,
+unreadable files, names too long, names holding every byte value 1-255, check files with NUL
+bytes, very long lines, invalid hex and wrong digest lengths, a read error in the middle of a
+file, and standard output closed early (SIGPIPE, default and ignored) or full.
+
+Every case must end, within a time limit, with the same status, standard output and standard
+error as the reference tool (the official b3sum, GNU coreutils' b2sum) where that is installed
+and behaves as documented, else with the outcome written here; in check mode every line must get
+a verdict. --table prints the observed outcomes as the Markdown table of docs/reliability.md.
+
+Usage: hostile_test.py B3SUM B2SUM FAIL_READ_LIBRARY [--table]
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+OURS = {"b3sum": os.path.abspath(sys.argv[1]), "b2sum": os.path.abspath(sys.argv[2])}
+FAIL_READ = os.path.abspath(sys.argv[3])
+TABLE = "--table" in sys.argv
+REFERENCE = {"b3sum": shutil.which("b3sum", path="/usr/bin"),
+             "b2sum": shutil.which("b2sum", path="/usr/bin")}
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ("POSIXLY_CORRECT", "LANG", "LANGUAGE") and not k.startswith("LC_")}
+ENV["LC_ALL"] = "C"
+# A sanitizer build must accept the fault-injection library ahead of its runtime.
+ENV["ASAN_OPTIONS"] = ENV.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+failures = []
+rows = []
+
+
+def run(tool, args, cwd, stdin=b"", env=None, sigpipe=None):
+    """(status, stdout, stderr) of TOOL ARGS; a negative status is the killing signal.
+    SIGPIPE: None runs normally; "default" or "ignored" reads 100 bytes of standard output,
+    then closes it while the tool still writes, with SIGPIPE's disposition so."""
+    environ = dict(ENV)
+    environ.update(env or {})
+    name = "b2sum" if tool.endswith("b2sum") else "b3sum"
+    if sigpipe is None:
+        try:
+            p = subprocess.run([name] + args, executable=tool, input=stdin, capture_output=True,
+                               cwd=cwd, env=environ, timeout=60)
+            return p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired:
+            return "timed out", b"", b""
+    disposition = signal.SIG_IGN if sigpipe == "ignored" else signal.SIG_DFL
+    p = subprocess.Popen([name] + args, executable=tool, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=environ,
+                         preexec_fn=lambda: signal.signal(signal.SIGPIPE, disposition))
+    head = p.stdout.read(100)
+    p.stdout.close()
+    try:
+        err = p.stderr.read()
+        return p.wait(timeout=60), head, err
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return "timed out", b"", b""
+
+
+def outcome(result):
+    status, _, err = result
+    if status == "timed out":
+        return "**hang**"
+    shown = f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
+    first = err.decode("utf-8", "replace").splitlines()[:1]
+    if first:
+        text = first[0].replace("|", "\\|")
+        if len(text) > 90:
+            text = text[:30] + "…" + text[-50:]
+        shown += f": `{text}`"
+    return shown
+
+
+def case(tool, name, args, cwd, want=None, compare=True, **kw):
+    """Runs ours; checks it against the reference (when COMPARE and installed) or WANT, a
+    (status, stdout, stderr) or a predicate on it. Never a hang, never a crash signal."""
+    got = run(OURS[tool], args, cwd, **kw)
+    rows.append((name, tool, outcome(got)))
+    if got[0] == "timed out" or (isinstance(got[0], int) and got[0] < 0 and
+                                 got[0] != -signal.SIGPIPE):
+        failures.append(f"{tool} {name}: {outcome(got)}")
+        return got
+    if compare and REFERENCE[tool]:
+        ref = run(REFERENCE[tool], args, cwd, **kw)
+        if got != ref:
+            failures.append(f"{tool} {name}: against the reference\n  got  {got!r:.600}\n"
+                            f"  want {ref!r:.600}")
+    if want is not None:
+        ok = want(got) if callable(want) else got == want
+        if not ok:
+            failures.append(f"{tool} {name}:\n  got  {got!r:.600}\n  want {want!r:.600}")
+    return got
+
+
+def lines(data, delimiter=b"\n"):
+    return [x for x in data.split(delimiter) if x]
+
+
+with tempfile.TemporaryDirectory() as d:
+    def path(name):
+        return os.path.join(os.fsencode(d), name if isinstance(name, bytes) else name.encode())
+
+    def write(name, data):
+        with open(path(name), "wb") as f:
+            f.write(data)
+
+    write("abc", b"abc")
+    write("big", os.urandom(3 << 20))
+    os.mkdir(path("dir"))
+    os.mkfifo(path("fifo"))
+
+    # Names holding every byte value 1-255 but '/': one file each, the byte between letters
+    # (and alone, where it can be a name).
+    every_byte = []
+    for b in range(1, 256):
+        if b == ord("/"):
+            continue
+        for name in (b"a" + bytes([b]) + b"z",) + ((bytes([b]),) if b != ord(".") else ()):
+            write(name, bytes([b]))
+            every_byte.append(name)
+    every_byte_args = [os.fsdecode(n) for n in every_byte]
+
+    for tool in ("b3sum", "b2sum"):
+        # Not regular files.
+        case(tool, "a directory", ["abc", "dir"], d)
+        case(tool, "/dev/null", ["/dev/null"], d)
+        writer = subprocess.Popen(["sh", "-c", 'printf abc > "$1"', "sh", path("fifo")])
+        got = case(tool, "a FIFO", ["fifo"], d, compare=False,
+                   want=lambda r: r[0] == 0 and r[1].endswith(b"  fifo\n"))
+        try:
+            writer.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            writer.kill()
+            failures.append(f"{tool} a FIFO: the writer never finished")
+        if os.geteuid() != 0:
+            write("unreadable", b"abc")
+            os.chmod(path("unreadable"), 0)
+            case(tool, "an unreadable file", ["abc", "unreadable"], d)
+            os.remove(path("unreadable"))
+
+        # Names.
+        case(tool, "a name too long (300 bytes)", ["abc", "n" * 300], d)
+        case(tool, "a path too long (5,000 bytes)", ["abc", "d/" * 2500 + "f"], d)
+        # Our b3sum escapes carriage returns as later official versions do; Debian's 1.2 does
+        # not, so it is compared on the other names only.
+        hashed = case(tool, "names with every byte 1-255", every_byte_args, d,
+                      compare=tool == "b2sum",
+                      want=lambda r: r[0] == 0 and len(lines(r[1])) == len(every_byte))
+        write(f"{tool}.sums", hashed[1])
+        # b3sum refuses to check names that are not UTF-8 (as the official does), with a
+        # message per line; b2sum checks them all. Every line gets a verdict either way.
+        case(tool, "checking names with every byte 1-255", ["-c", f"{tool}.sums"], d,
+             compare=tool == "b2sum",
+             want=lambda r: len(lines(r[1])) + len(lines(r[2])) == len(every_byte))
+        if tool == "b3sum":
+            no_cr = [n for n in every_byte_args if "\r" not in n]
+            hashed = case(tool, "names with every byte but CR", no_cr, d)
+            write("no-cr.sums", hashed[1])
+            case(tool, "checking names with every byte but CR", ["-c", "no-cr.sums"], d)
+
+        # Check files.
+        digest = run(OURS[tool], ["abc"], d)[1].split(b" ")[0]
+        write("nul.sums", digest + b"  ab\0c\n" + digest + b"  abc\n")
+        case(tool, "a check file with NUL bytes", ["-c", "nul.sums"], d)
+        write("long.sums", b"x" * 1000000 + b"\n" + digest + b"  abc\n")
+        case(tool, "a check line of 1,000,000 bytes", ["-c", "long.sums"], d)
+        write("hex.sums", digest[:-1] + b"g  abc\n" + digest + b"  abc\n")
+        case(tool, "invalid hex", ["-c", "hex.sums"], d)
+        write("length.sums", digest[:-2] + b"  abc\n" + digest + b"0  abc\n" + digest + b"  abc\n")
+        case(tool, "wrong digest lengths", ["-c", "length.sums"], d)
+        write("binary.sums", os.urandom(100000))
+        case(tool, "a check file of random bytes", ["-c", "binary.sums"], d, compare=False,
+             want=lambda r: r[0] == 1)
+
+        # A read error in the middle of a file (fault injection; b3sum reads with --no-mmap,
+        # since a mapped file's errors arrive as SIGBUS, tested in the library's tests).
+        args = ["abc", "big", "abc"] + (["--no-mmap"] if tool == "b3sum" else [])
+        error = (b"b3sum: big: Input/output error (os error 5)\n" if tool == "b3sum"
+                 else b"b2sum: big: Input/output error\n")
+        case(tool, "a read error in the middle of a file", args, d, compare=False,
+             env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": "big",
+                  "FASTBLAKE_FAIL_AFTER": str(1 << 20)},
+             want=lambda r: r[0] == 1 and r[2] == error and len(lines(r[1])) == 2)
+
+        # Standard output closed early, SIGPIPE left to kill (as for coreutils) or ignored.
+        many = every_byte_args * 8
+        case(tool, "stdout closed early (SIGPIPE default)", many, d, sigpipe="default",
+             compare=tool == "b2sum", want=lambda r: r[0] == -signal.SIGPIPE)
+        pipe_error = b"b3sum: Broken pipe\n" if tool == "b3sum" else b"b2sum: write error\n"
+        # The official b3sum panics here (status 101); ours reports and exits 1.
+        case(tool, "stdout closed early (SIGPIPE ignored)", many, d, sigpipe="ignored",
+             compare=tool == "b2sum", want=lambda r: r[0] == 1 and r[2] == pipe_error)
+
+if TABLE:
+    print("| case | b3sum | b2sum |")
+    print("|---|---|---|")
+    by_case = {}
+    for name, tool, shown in rows:
+        by_case.setdefault(name, {})[tool] = shown
+    for name, tools in by_case.items():
+        print(f"| {name} | {tools.get('b3sum', '')} | {tools.get('b2sum', '')} |")
+if failures:
+    print("\n".join(failures))
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1)
+print(f"all {len(rows)} hostile cases handled" +
+      ("" if all(REFERENCE.values()) else " (a reference tool is not installed)"))
