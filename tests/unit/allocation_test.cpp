@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/thread_pool.hpp>
 
@@ -93,11 +94,57 @@ TEST_F(Allocations, SerialHashingAllocatesNothing) {
             0u);
 }
 
+TEST_F(Allocations, SerialBlake2AllocatesNothing) {
+  namespace b2 = fastblake::blake2;
+  const auto key = std::span(input_).first(32);
+  b2::params<b2::family::b> pb;
+  pb.hash_length(40).key(key).salt(std::span(input_).first(16)).fanout(3).node_offset(9);
+  b2::params<b2::family::s> ps;
+  ps.hash_length(20).key(key).personal(std::span(input_).first(8)).last_node();
+  const auto pbp = b2::parallel_params<b2::family::b>().hash_length(33).key(key);
+  const auto psp = b2::parallel_params<b2::family::s>().key(key);
+  const auto xb = b2::xof_params<b2::family::b>().hash_length(5000).key(key);
+  EXPECT_EQ(allocations_in([&] {
+              for (std::size_t n : {0u, 1u, 128u, 5000u, 1u << 20, (3u << 20) + 77}) {
+                const std::span<const std::byte> in(input_.data(), n);
+                b2::hash<b2::family::b>(in);
+                b2::hash<b2::family::s>(in);
+                pb.hash(in);
+                ps.hash(in);
+                pb.to_state().update(in.first(n / 2)).update(in.subspan(n / 2)).finalize();
+                ps.to_state().update(in).finalize();
+                pbp.to_state().update(in).finalize();
+                psp.hash(in);
+                b2::xof_state<b2::family::b> x(xb);
+                x.update(in);
+                x.finalize(std::span(output_).first(5000), 0);
+                x.finalize(std::span(output_).first(100), 4000);
+              }
+            }),
+            0u);
+}
+
+TEST_F(Allocations, AutomaticHashingBelowItsThreadsAllocatesNothing) {
+  EXPECT_EQ(allocations_in([&] {
+              for (std::size_t n : std::initializer_list<std::size_t>{
+                       0, 64, 1024, 5000, b3::auto_parallel_min_size - 1}) {
+                b3::hash(std::span(input_).first(n));
+              }
+            }),
+            0u);
+}
+
 TEST_F(Allocations, HashManyAllocatesNothing) {
   std::vector<std::span<const std::byte>> items;
   for (std::size_t i = 0; i < 600; ++i) items.emplace_back(input_.data() + i, i * 7 % 3000);
   std::vector<b3::digest> out(items.size());
   EXPECT_EQ(allocations_in([&] { b3::hash_many(items, out); }), 0u);
+  // BLAKE2's many-message kernels, on this thread (a few jobs: no pool is used).
+  namespace b2 = fastblake::blake2;
+  std::vector<b2::digest<b2::family::b>> out_b(5);
+  std::vector<b2::job<b2::family::b>> jobs;
+  for (std::size_t i = 0; i < out_b.size(); ++i) jobs.push_back({items[i * 7], &out_b[i], nullptr});
+  EXPECT_EQ(allocations_in([&] { b2::hash_many<b2::family::b>(jobs); }), 0u);
 }
 
 TEST_F(Allocations, ParallelHashingAllocatesNothingOnceThePoolExists) {
