@@ -1,0 +1,202 @@
+/* fastblake's C interface: BLAKE3 and BLAKE2 for C and for every language that reaches native
+ * code through C.
+ *
+ * Plain C11 (and C++). Every name starts with fastblake_ or FASTBLAKE_. No function exits,
+ * aborts, prints or lets an exception through: failures are return values, errno-style (0 for
+ * success, a positive errno value such as EINVAL or ENOENT, or one of the negative
+ * FASTBLAKE_E* codes below). Functions are thread-safe in the usual sense: distinct objects may
+ * be used from distinct threads at once.
+ *
+ * Hash states are opaque but have a fixed size, so that they can live on the stack or inside
+ * your own structures without an allocation; copy one with memcpy (or assignment) to fork a
+ * hash. They hold no pointers and need no cleanup.
+ *
+ * Link with -lfastblake (pkg-config fastblake); the library is C++ inside, so a static link
+ * also needs the C++ runtime and threads, which pkg-config --static lists. */
+#ifndef FASTBLAKE_FASTBLAKE_H
+#define FASTBLAKE_FASTBLAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fastblake/config.hpp>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Library ---- */
+
+/** The library's version, "MAJOR.MINOR.PATCH". The shared library's SONAME changes with MAJOR. */
+FASTBLAKE_API const char* fastblake_version(void);
+
+/** The instruction-set backend in use: "portable", "sse2", "sse41", "avx2", "avx512" or
+ * "neon" (see <fastblake/backend.hpp>; FASTBLAKE_BACKEND in the environment forces one). */
+FASTBLAKE_API const char* fastblake_active_backend(void);
+
+/** Library-specific failures, beside errno values. */
+enum {
+  /** A file shrank while it was being hashed: its hash would be wrong. */
+  FASTBLAKE_ETRUNCATED = -1,
+  /** An output read would pass byte 2^64 - 1 of the extendable output. */
+  FASTBLAKE_EOUTPUT_RANGE = -2
+};
+
+/** A short English description of a status returned here (0, an errno value or a
+ * FASTBLAKE_E* code). The string is static. */
+FASTBLAKE_API const char* fastblake_strerror(int status);
+
+/* ---- BLAKE3 ---- */
+
+#define FASTBLAKE_BLAKE3_OUT_LEN 32
+#define FASTBLAKE_BLAKE3_KEY_LEN 32
+#define FASTBLAKE_BLAKE3_BLOCK_LEN 64
+#define FASTBLAKE_BLAKE3_CHUNK_LEN 1024
+
+/** The 32-byte hash of input_len bytes at input (which may be NULL when input_len is 0).
+ * Large inputs are hashed on the library's default thread pool. */
+FASTBLAKE_API void fastblake_blake3_hash(const void* input, size_t input_len,
+                                         uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]);
+
+/** out_len bytes of the extendable output of input, from position 0 (the first 32 are
+ * fastblake_blake3_hash's). */
+FASTBLAKE_API void fastblake_blake3_hash_xof(const void* input, size_t input_len, uint8_t* out,
+                                             size_t out_len);
+
+/** The keyed hash (a MAC or PRF) of input with a 32-byte key. */
+FASTBLAKE_API void fastblake_blake3_keyed_hash(const uint8_t key[FASTBLAKE_BLAKE3_KEY_LEN],
+                                               const void* input, size_t input_len,
+                                               uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]);
+
+/** Key derivation: out_len bytes of key derived from `material` in `context`, a NUL-terminated
+ * string that should be hard-coded, globally unique and application-specific. */
+FASTBLAKE_API void fastblake_blake3_derive_key(const char* context, const void* material,
+                                               size_t material_len, uint8_t* out,
+                                               size_t out_len);
+
+/** A BLAKE3 hash in progress: plain, keyed or key derivation. 8-byte aligned. */
+typedef struct fastblake_blake3_hasher {
+  uint64_t opaque[256];
+} fastblake_blake3_hasher;
+
+FASTBLAKE_API void fastblake_blake3_hasher_init(fastblake_blake3_hasher* self);
+FASTBLAKE_API void fastblake_blake3_hasher_init_keyed(fastblake_blake3_hasher* self,
+                                                      const uint8_t key[FASTBLAKE_BLAKE3_KEY_LEN]);
+/** Key derivation with a NUL-terminated context; the key material goes through update. */
+FASTBLAKE_API void fastblake_blake3_hasher_init_derive_key(fastblake_blake3_hasher* self,
+                                                           const char* context);
+/** As fastblake_blake3_hasher_init_derive_key, with a context of context_len bytes (NUL bytes
+ * included). */
+FASTBLAKE_API void fastblake_blake3_hasher_init_derive_key_raw(fastblake_blake3_hasher* self,
+                                                               const void* context,
+                                                               size_t context_len);
+
+/** Absorbs input_len bytes. */
+FASTBLAKE_API void fastblake_blake3_hasher_update(fastblake_blake3_hasher* self, const void* input,
+                                                  size_t input_len);
+/** As fastblake_blake3_hasher_update, on the default thread pool's threads for large inputs
+ * (worth it from about 128 KiB a call). The result is the same. */
+FASTBLAKE_API void fastblake_blake3_hasher_update_parallel(fastblake_blake3_hasher* self,
+                                                           const void* input, size_t input_len);
+
+/** Writes out_len bytes of output (the first 32 are the hash) of everything absorbed so far.
+ * The state is left alone: updates may continue. */
+FASTBLAKE_API void fastblake_blake3_hasher_finalize(const fastblake_blake3_hasher* self,
+                                                    uint8_t* out, size_t out_len);
+/** As fastblake_blake3_hasher_finalize, from output position `seek`. Returns 0, or
+ * FASTBLAKE_EOUTPUT_RANGE, writing nothing, if the output would pass byte 2^64 - 1. */
+FASTBLAKE_API int fastblake_blake3_hasher_finalize_seek(const fastblake_blake3_hasher* self,
+                                                        uint64_t seek, uint8_t* out,
+                                                        size_t out_len);
+
+/** Back to the state right after init, in the same mode. */
+FASTBLAKE_API void fastblake_blake3_hasher_reset(fastblake_blake3_hasher* self);
+
+/** Bytes absorbed since init or reset. */
+FASTBLAKE_API uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hasher* self);
+
+/* ---- Files (POSIX) ---- */
+
+/** How files are read: FASTBLAKE_FILE_AUTOMATIC maps large regular files and hashes them on
+ * the thread pool (and, where the program links fastblake's CUDA library, may use the GPU);
+ * the others as <fastblake/file.hpp> describes. */
+typedef enum fastblake_file_strategy {
+  FASTBLAKE_FILE_AUTOMATIC = 0,
+  FASTBLAKE_FILE_READ = 1,
+  FASTBLAKE_FILE_MMAP = 2,
+  FASTBLAKE_FILE_MMAP_PARALLEL = 3
+} fastblake_file_strategy;
+
+/** Absorbs the contents of the file at `path`. Returns 0; or an errno value (ENOENT, EACCES,
+ * EISDIR, EIO, ...), FASTBLAKE_ETRUNCATED, or EINVAL for an unknown strategy; on failure the
+ * hasher is left as it was. */
+FASTBLAKE_API int fastblake_blake3_hasher_update_file(fastblake_blake3_hasher* self,
+                                                      const char* path,
+                                                      fastblake_file_strategy strategy);
+/** As fastblake_blake3_hasher_update_file, from the open descriptor fd's current offset. The
+ * descriptor is not closed. */
+FASTBLAKE_API int fastblake_blake3_hasher_update_fd(fastblake_blake3_hasher* self, int fd,
+                                                    fastblake_file_strategy strategy);
+/** The 32-byte hash of the file at `path`; returns as fastblake_blake3_hasher_update_file. */
+FASTBLAKE_API int fastblake_blake3_hash_file(const char* path,
+                                             uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]);
+
+/* ---- BLAKE2 ---- */
+
+typedef enum fastblake_blake2_algorithm {
+  FASTBLAKE_BLAKE2B = 0,  /* 1 to 64 bytes of hash; keys up to 64 bytes */
+  FASTBLAKE_BLAKE2S = 1,  /* 1 to 32 bytes; keys up to 32 bytes */
+  FASTBLAKE_BLAKE2BP = 2, /* BLAKE2b over 4 leaves: hash length and key only */
+  FASTBLAKE_BLAKE2SP = 3  /* BLAKE2s over 8 leaves: hash length and key only */
+} fastblake_blake2_algorithm;
+
+/** BLAKE2's parameter block (RFC 7693 and the BLAKE2 paper). Start from
+ * fastblake_blake2_params_init, which sets the defaults, then change fields. Pointers are read
+ * only during the call they are passed to. */
+typedef struct fastblake_blake2_params {
+  size_t hash_length;       /* 0: the algorithm's maximum (64 or 32) */
+  const void* key;          /* key_length bytes; NULL with 0 for none */
+  size_t key_length;
+  const void* salt;         /* up to 16 (BLAKE2b) or 8 (BLAKE2s) bytes, zero-padded */
+  size_t salt_length;
+  const void* personal;     /* the same lengths as salt */
+  size_t personal_length;
+  unsigned fanout;          /* 0 to 255; 1 by default */
+  unsigned max_depth;       /* 1 to 255; 1 by default */
+  uint32_t max_leaf_length;
+  uint64_t node_offset;     /* up to 2^64 - 1 (BLAKE2b) or 2^48 - 1 (BLAKE2s) */
+  unsigned node_depth;      /* 0 to 255 */
+  size_t inner_hash_length; /* 0 to the maximum hash length */
+  int last_node;            /* non-zero: this is the last node of its level */
+} fastblake_blake2_params;
+
+/** The defaults: full length, no key, salt or personalisation, sequential mode. */
+FASTBLAKE_API void fastblake_blake2_params_init(fastblake_blake2_params* params);
+
+/** Hashes input with `params` (NULL: the defaults) and writes the hash, params->hash_length
+ * bytes (or the maximum), to out. Returns 0, or EINVAL, writing nothing, for a parameter out of
+ * range or a tree parameter given to BLAKE2bp or BLAKE2sp (which fix them). */
+FASTBLAKE_API int fastblake_blake2(fastblake_blake2_algorithm algorithm,
+                                   const fastblake_blake2_params* params, const void* input,
+                                   size_t input_len, uint8_t* out);
+
+/** A BLAKE2 hash in progress, of any of the four algorithms. 8-byte aligned. */
+typedef struct fastblake_blake2_state {
+  uint64_t opaque[192];
+} fastblake_blake2_state;
+
+/** Starts a hash; returns as fastblake_blake2. */
+FASTBLAKE_API int fastblake_blake2_init(fastblake_blake2_state* self,
+                                        fastblake_blake2_algorithm algorithm,
+                                        const fastblake_blake2_params* params);
+FASTBLAKE_API void fastblake_blake2_update(fastblake_blake2_state* self, const void* input,
+                                           size_t input_len);
+/** Writes the hash of everything absorbed so far (the parameters' length) to out; updates may
+ * continue. Returns the number of bytes written. */
+FASTBLAKE_API size_t fastblake_blake2_finalize(const fastblake_blake2_state* self, uint8_t* out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* FASTBLAKE_FASTBLAKE_H */

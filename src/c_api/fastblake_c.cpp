@@ -1,0 +1,368 @@
+// The C interface (include/fastblake/fastblake.h) over the C++ library. Every function catches
+// what the C++ side may throw and turns it into a status: nothing crosses into C.
+#include <fastblake/fastblake.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <variant>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake2.hpp>
+#include <fastblake/blake3.hpp>
+#if defined(__unix__) || defined(__APPLE__)
+#include <fastblake/file.hpp>
+#define FASTBLAKE_C_FILES 1
+#endif
+
+namespace {
+
+namespace b2 = fastblake::blake2;
+namespace b3 = fastblake::blake3;
+
+// The C structs are storage for the C++ objects, constructed in place by the init functions.
+static_assert(sizeof(b3::hasher) <= sizeof(fastblake_blake3_hasher));
+static_assert(alignof(b3::hasher) <= alignof(fastblake_blake3_hasher));
+static_assert(std::is_trivially_copyable_v<b3::hasher>,
+              "C callers copy hashers with memcpy and never destroy them");
+
+using blake2_any =
+    std::variant<b2::state<b2::family::b>, b2::state<b2::family::s>,
+                 b2::parallel_state<b2::family::b>, b2::parallel_state<b2::family::s>>;
+static_assert(sizeof(blake2_any) <= sizeof(fastblake_blake2_state));
+static_assert(alignof(blake2_any) <= alignof(fastblake_blake2_state));
+static_assert(std::is_trivially_copyable_v<b2::state<b2::family::b>> &&
+              std::is_trivially_copyable_v<b2::parallel_state<b2::family::b>> &&
+              std::is_trivially_copyable_v<blake2_any>);
+
+b3::hasher& hasher_of(fastblake_blake3_hasher* self) {
+  return *std::launder(reinterpret_cast<b3::hasher*>(self->opaque));
+}
+const b3::hasher& hasher_of(const fastblake_blake3_hasher* self) {
+  return *std::launder(reinterpret_cast<const b3::hasher*>(self->opaque));
+}
+blake2_any& state_of(fastblake_blake2_state* self) {
+  return *std::launder(reinterpret_cast<blake2_any*>(self->opaque));
+}
+const blake2_any& state_of(const fastblake_blake2_state* self) {
+  return *std::launder(reinterpret_cast<const blake2_any*>(self->opaque));
+}
+
+std::span<const std::byte> bytes(const void* data, std::size_t size) {
+  // A null pointer is allowed for an empty input, as memcpy's callers expect.
+  return size == 0 ? std::span<const std::byte>()
+                   : std::span(static_cast<const std::byte*>(data), size);
+}
+std::span<std::byte> out_bytes(std::uint8_t* out, std::size_t size) {
+  return size == 0 ? std::span<std::byte>() : std::as_writable_bytes(std::span(out, size));
+}
+
+void init(fastblake_blake3_hasher* self, const b3::hasher& h) {
+  ::new (static_cast<void*>(self->opaque)) b3::hasher(h);
+}
+
+// What a status code says, for errors the C++ side reports.
+int status_of(const std::error_code& ec) {
+  if (!ec) return 0;
+#if FASTBLAKE_C_FILES
+  if (ec == b3::file_errc::truncated) return FASTBLAKE_ETRUNCATED;
+#endif
+  if (ec.category() == std::generic_category() || ec.category() == std::system_category()) {
+    return ec.value();
+  }
+  return EIO;
+}
+
+// Runs f, turning what the C++ side throws into a status.
+template <class F>
+int guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::invalid_argument&) {
+    return EINVAL;
+  } catch (const std::out_of_range&) {
+    return FASTBLAKE_EOUTPUT_RANGE;
+  } catch (const std::bad_alloc&) {
+    return ENOMEM;
+  } catch (const std::system_error& e) {
+    return status_of(e.code());
+  } catch (...) {
+    return EIO;
+  }
+}
+
+template <b2::family F>
+b2::params<F> sequential_params(const fastblake_blake2_params& p) {
+  b2::params<F> out;
+  if (p.hash_length != 0) out.hash_length(p.hash_length);
+  out.key(bytes(p.key, p.key_length))
+      .salt(bytes(p.salt, p.salt_length))
+      .personal(bytes(p.personal, p.personal_length))
+      .fanout(p.fanout)
+      .max_depth(p.max_depth)
+      .max_leaf_length(p.max_leaf_length)
+      .node_offset(p.node_offset)
+      .node_depth(p.node_depth)
+      .inner_hash_length(p.inner_hash_length)
+      .last_node(p.last_node != 0);
+  return out;
+}
+
+// BLAKE2bp and BLAKE2sp fix the tree: only the length and the key may differ from the defaults.
+template <b2::family F>
+b2::parallel_params<F> parallel_params(const fastblake_blake2_params& p) {
+  fastblake_blake2_params defaults;
+  fastblake_blake2_params_init(&defaults);
+  if (p.salt_length != 0 || p.personal_length != 0 || p.fanout != defaults.fanout ||
+      p.max_depth != defaults.max_depth || p.max_leaf_length != 0 || p.node_offset != 0 ||
+      p.node_depth != 0 || p.inner_hash_length != 0 || p.last_node != 0) {
+    throw std::invalid_argument("BLAKE2bp and BLAKE2sp take a hash length and a key only");
+  }
+  b2::parallel_params<F> out;
+  if (p.hash_length != 0) out.hash_length(p.hash_length);
+  out.key(bytes(p.key, p.key_length));
+  return out;
+}
+
+blake2_any make_state(fastblake_blake2_algorithm algorithm, const fastblake_blake2_params* given) {
+  fastblake_blake2_params p;
+  fastblake_blake2_params_init(&p);
+  if (given != nullptr) p = *given;
+  switch (algorithm) {
+    case FASTBLAKE_BLAKE2B:
+      return sequential_params<b2::family::b>(p).to_state();
+    case FASTBLAKE_BLAKE2S:
+      return sequential_params<b2::family::s>(p).to_state();
+    case FASTBLAKE_BLAKE2BP:
+      return parallel_params<b2::family::b>(p).to_state();
+    case FASTBLAKE_BLAKE2SP:
+      return parallel_params<b2::family::s>(p).to_state();
+  }
+  throw std::invalid_argument("unknown BLAKE2 algorithm");
+}
+
+std::size_t finalize_into(const blake2_any& state, std::uint8_t* out) {
+  return std::visit(
+      [&](const auto& s) {
+        const auto d = s.finalize();
+        std::memcpy(out, d.data(), d.size());
+        return d.size();
+      },
+      state);
+}
+
+#if FASTBLAKE_C_FILES
+int file_options(fastblake_file_strategy strategy, b3::file_options& options) {
+  switch (strategy) {
+    case FASTBLAKE_FILE_AUTOMATIC:
+      options.strategy = b3::file_strategy::automatic;
+      return 0;
+    case FASTBLAKE_FILE_READ:
+      options.strategy = b3::file_strategy::read;
+      return 0;
+    case FASTBLAKE_FILE_MMAP:
+      options.strategy = b3::file_strategy::mmap;
+      return 0;
+    case FASTBLAKE_FILE_MMAP_PARALLEL:
+      options.strategy = b3::file_strategy::mmap_parallel;
+      return 0;
+  }
+  return EINVAL;
+}
+#endif
+
+}  // namespace
+
+extern "C" {
+
+const char* fastblake_version(void) { return FASTBLAKE_VERSION_STRING; }
+
+const char* fastblake_active_backend(void) {
+  // Backend names are string literals: NUL-terminated.
+  return fastblake::active_backend().data();
+}
+
+const char* fastblake_strerror(int status) {
+  switch (status) {
+    case 0:
+      return "success";
+    case FASTBLAKE_ETRUNCATED:
+      return "the file shrank while it was being hashed";
+    case FASTBLAKE_EOUTPUT_RANGE:
+      return "the output would pass byte 2^64 - 1";
+    default:
+      return status > 0 ? std::strerror(status) : "unknown fastblake status";
+  }
+}
+
+// ---- BLAKE3 ----
+
+void fastblake_blake3_hash(const void* input, size_t input_len,
+                           uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]) {
+  const b3::digest d = b3::hash(bytes(input, input_len));
+  std::memcpy(out, d.data(), d.size());
+}
+
+void fastblake_blake3_hash_xof(const void* input, size_t input_len, uint8_t* out, size_t out_len) {
+  b3::hasher h;
+  h.update_parallel(bytes(input, input_len));
+  guarded([&] {
+    h.finalize(out_bytes(out, out_len));
+    return 0;
+  });
+}
+
+void fastblake_blake3_keyed_hash(const uint8_t key[FASTBLAKE_BLAKE3_KEY_LEN], const void* input,
+                                 size_t input_len, uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]) {
+  b3::key_type k;
+  std::memcpy(k.data(), key, k.size());
+  const b3::digest d = b3::keyed_hash(k, bytes(input, input_len));
+  std::memcpy(out, d.data(), d.size());
+}
+
+void fastblake_blake3_derive_key(const char* context, const void* material, size_t material_len,
+                                 uint8_t* out, size_t out_len) {
+  b3::derive_key(context, bytes(material, material_len), out_bytes(out, out_len));
+}
+
+void fastblake_blake3_hasher_init(fastblake_blake3_hasher* self) { init(self, b3::hasher()); }
+
+void fastblake_blake3_hasher_init_keyed(fastblake_blake3_hasher* self,
+                                        const uint8_t key[FASTBLAKE_BLAKE3_KEY_LEN]) {
+  b3::key_type k;
+  std::memcpy(k.data(), key, k.size());
+  init(self, b3::hasher::keyed(k));
+}
+
+void fastblake_blake3_hasher_init_derive_key(fastblake_blake3_hasher* self, const char* context) {
+  init(self, b3::hasher::derive_key(context));
+}
+
+void fastblake_blake3_hasher_init_derive_key_raw(fastblake_blake3_hasher* self, const void* context,
+                                                 size_t context_len) {
+  init(self, b3::hasher::derive_key(std::string_view(
+                 context_len == 0 ? "" : static_cast<const char*>(context), context_len)));
+}
+
+void fastblake_blake3_hasher_update(fastblake_blake3_hasher* self, const void* input,
+                                    size_t input_len) {
+  // update() throws only for a subtree hasher, which the C interface cannot make.
+  guarded([&] {
+    hasher_of(self).update(bytes(input, input_len));
+    return 0;
+  });
+}
+
+void fastblake_blake3_hasher_update_parallel(fastblake_blake3_hasher* self, const void* input,
+                                             size_t input_len) {
+  guarded([&] {
+    hasher_of(self).update_parallel(bytes(input, input_len));
+    return 0;
+  });
+}
+
+void fastblake_blake3_hasher_finalize(const fastblake_blake3_hasher* self, uint8_t* out,
+                                      size_t out_len) {
+  guarded([&] {
+    hasher_of(self).finalize(out_bytes(out, out_len));
+    return 0;
+  });
+}
+
+int fastblake_blake3_hasher_finalize_seek(const fastblake_blake3_hasher* self, uint64_t seek,
+                                          uint8_t* out, size_t out_len) {
+  return guarded([&] {
+    b3::output_reader r = hasher_of(self).finalize_xof();
+    r.seek(seek);
+    r.fill(out_bytes(out, out_len));
+    return 0;
+  });
+}
+
+void fastblake_blake3_hasher_reset(fastblake_blake3_hasher* self) { hasher_of(self).reset(); }
+
+uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hasher* self) {
+  return hasher_of(self).count();
+}
+
+// ---- Files ----
+
+int fastblake_blake3_hasher_update_file(fastblake_blake3_hasher* self, const char* path,
+                                        fastblake_file_strategy strategy) {
+#if FASTBLAKE_C_FILES
+  return guarded([&] {
+    b3::file_options options;
+    if (const int status = file_options(strategy, options)) return status;
+    std::error_code ec;
+    b3::update_from_file(hasher_of(self), path, options, ec);
+    return status_of(ec);
+  });
+#else
+  (void)self, (void)path, (void)strategy;
+  return ENOSYS;
+#endif
+}
+
+int fastblake_blake3_hasher_update_fd(fastblake_blake3_hasher* self, int fd,
+                                      fastblake_file_strategy strategy) {
+#if FASTBLAKE_C_FILES
+  return guarded([&] {
+    b3::file_options options;
+    if (const int status = file_options(strategy, options)) return status;
+    std::error_code ec;
+    b3::update_from_fd(hasher_of(self), fd, options, ec);
+    return status_of(ec);
+  });
+#else
+  (void)self, (void)fd, (void)strategy;
+  return ENOSYS;
+#endif
+}
+
+int fastblake_blake3_hash_file(const char* path, uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]) {
+  fastblake_blake3_hasher h;
+  fastblake_blake3_hasher_init(&h);
+  const int status = fastblake_blake3_hasher_update_file(&h, path, FASTBLAKE_FILE_AUTOMATIC);
+  if (status == 0) fastblake_blake3_hasher_finalize(&h, out, FASTBLAKE_BLAKE3_OUT_LEN);
+  return status;
+}
+
+// ---- BLAKE2 ----
+
+void fastblake_blake2_params_init(fastblake_blake2_params* params) {
+  *params = fastblake_blake2_params{};
+  params->fanout = 1;
+  params->max_depth = 1;
+}
+
+int fastblake_blake2(fastblake_blake2_algorithm algorithm, const fastblake_blake2_params* params,
+                     const void* input, size_t input_len, uint8_t* out) {
+  return guarded([&] {
+    blake2_any state = make_state(algorithm, params);
+    std::visit([&](auto& s) { s.update(bytes(input, input_len)); }, state);
+    finalize_into(state, out);
+    return 0;
+  });
+}
+
+int fastblake_blake2_init(fastblake_blake2_state* self, fastblake_blake2_algorithm algorithm,
+                          const fastblake_blake2_params* params) {
+  return guarded([&] {
+    ::new (static_cast<void*>(self->opaque)) blake2_any(make_state(algorithm, params));
+    return 0;
+  });
+}
+
+void fastblake_blake2_update(fastblake_blake2_state* self, const void* input, size_t input_len) {
+  std::visit([&](auto& s) { s.update(bytes(input, input_len)); }, state_of(self));
+}
+
+size_t fastblake_blake2_finalize(const fastblake_blake2_state* self, uint8_t* out) {
+  return finalize_into(state_of(self), out);
+}
+
+}  // extern "C"

@@ -1,0 +1,28 @@
+/* The C++ API's answers, for c_api_test.c (expected.cpp). */
+#ifndef FASTBLAKE_TESTS_C_EXPECTED_H
+#define FASTBLAKE_TESTS_C_EXPECTED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fastblake/fastblake.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const char* expected_version(void);
+const char* expected_backend(void);
+/* mode 0: hash, 1: keyed with key, 2: derive_key with the context; out_len bytes from seek. */
+void expected_blake3(int mode, const uint8_t* key, const void* context, size_t context_len,
+                     const void* input, size_t input_len, uint64_t seek, uint8_t* out,
+                     size_t out_len);
+/* algorithm as fastblake_blake2_algorithm; returns the hash's length. */
+size_t expected_blake2(int algorithm, const fastblake_blake2_params* params, const void* input,
+                       size_t input_len, uint8_t* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
