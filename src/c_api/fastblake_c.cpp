@@ -173,6 +173,23 @@ int file_options(fastblake_file_strategy strategy, b3::file_options& options) {
   }
   return EINVAL;
 }
+
+// Hashes a file or descriptor into a hasher: update(options, ec) with the strategy's options.
+template <class Update>
+int update_from_source(fastblake_file_strategy strategy, Update update) noexcept {
+  return guarded([&] {
+    b3::file_options options;
+    if (const int status = file_options(strategy, options)) return status;
+    std::error_code ec;
+    update(options, ec);
+    return status_of(ec);
+  });
+}
+#else
+template <class Update>
+int update_from_source(fastblake_file_strategy, Update) noexcept {
+  return ENOSYS;
+}
 #endif
 
 }  // namespace
@@ -293,34 +310,16 @@ uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hasher* self) {
 
 int fastblake_blake3_hasher_update_file(fastblake_blake3_hasher* self, const char* path,
                                         fastblake_file_strategy strategy) {
-#if FASTBLAKE_C_FILES
-  return guarded([&] {
-    b3::file_options options;
-    if (const int status = file_options(strategy, options)) return status;
-    std::error_code ec;
+  return update_from_source(strategy, [&](const auto& options, std::error_code& ec) {
     b3::update_from_file(hasher_of(self), path, options, ec);
-    return status_of(ec);
   });
-#else
-  (void)self, (void)path, (void)strategy;
-  return ENOSYS;
-#endif
 }
 
 int fastblake_blake3_hasher_update_fd(fastblake_blake3_hasher* self, int fd,
                                       fastblake_file_strategy strategy) {
-#if FASTBLAKE_C_FILES
-  return guarded([&] {
-    b3::file_options options;
-    if (const int status = file_options(strategy, options)) return status;
-    std::error_code ec;
+  return update_from_source(strategy, [&](const auto& options, std::error_code& ec) {
     b3::update_from_fd(hasher_of(self), fd, options, ec);
-    return status_of(ec);
   });
-#else
-  (void)self, (void)fd, (void)strategy;
-  return ENOSYS;
-#endif
 }
 
 int fastblake_blake3_hash_file(const char* path, uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]) {
