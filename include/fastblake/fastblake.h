@@ -71,8 +71,7 @@ FASTBLAKE_API void fastblake_blake3_keyed_hash(const uint8_t key[FASTBLAKE_BLAKE
 /** Key derivation: out_len bytes of key derived from `material` in `context`, a NUL-terminated
  * string that should be hard-coded, globally unique and application-specific. */
 FASTBLAKE_API void fastblake_blake3_derive_key(const char* context, const void* material,
-                                               size_t material_len, uint8_t* out,
-                                               size_t out_len);
+                                               size_t material_len, uint8_t* out, size_t out_len);
 
 /** A BLAKE3 hash in progress: plain, keyed or key derivation. 8-byte aligned. */
 typedef struct fastblake_blake3_hasher {
@@ -154,15 +153,15 @@ typedef enum fastblake_blake2_algorithm {
  * fastblake_blake2_params_init, which sets the defaults, then change fields. Pointers are read
  * only during the call they are passed to. */
 typedef struct fastblake_blake2_params {
-  size_t hash_length;       /* 0: the algorithm's maximum (64 or 32) */
-  const void* key;          /* key_length bytes; NULL with 0 for none */
+  size_t hash_length; /* 0: the algorithm's maximum (64 or 32) */
+  const void* key;    /* key_length bytes; NULL with 0 for none */
   size_t key_length;
-  const void* salt;         /* up to 16 (BLAKE2b) or 8 (BLAKE2s) bytes, zero-padded */
+  const void* salt; /* up to 16 (BLAKE2b) or 8 (BLAKE2s) bytes, zero-padded */
   size_t salt_length;
-  const void* personal;     /* the same lengths as salt */
+  const void* personal; /* the same lengths as salt */
   size_t personal_length;
-  unsigned fanout;          /* 0 to 255; 1 by default */
-  unsigned max_depth;       /* 1 to 255; 1 by default */
+  unsigned fanout;    /* 0 to 255; 1 by default */
+  unsigned max_depth; /* 1 to 255; 1 by default */
   uint32_t max_leaf_length;
   uint64_t node_offset;     /* up to 2^64 - 1 (BLAKE2b) or 2^48 - 1 (BLAKE2s) */
   unsigned node_depth;      /* 0 to 255 */

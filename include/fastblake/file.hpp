@@ -82,7 +82,7 @@ FASTBLAKE_API digest hash_file(const std::filesystem::path& path, const file_opt
 
 /// One file's outcome in hash_files(): its extendable output (read the digest or any length
 /// from any position) or its error.
-struct file_result {
+struct FASTBLAKE_API file_result {
   output_reader output;
   std::error_code error;
 

@@ -1,6 +1,10 @@
-# Installs the built project to a scratch prefix, then builds the example against it twice:
-# with find_package(fastblake) and by hand with the flags of pkg-config's fastblake.pc. Runs
-# both and compares their output with the official test vector for the 1025-byte input.
+# The ways a consumer gets fastblake, each building the examples (C++ and C) and comparing
+# their output with the official test vector for the 1025-byte input:
+# 1. the built project installed to a scratch prefix, found with find_package(fastblake);
+# 2. the same prefix through pkg-config: C++ and C (`cc hash_file.c $(pkg-config --cflags
+#    --libs fastblake)`, nothing more);
+# 3. add_subdirectory() of the source tree, as a shared library with only the portable
+#    backend (quick to build): its SONAME, and every exported symbol versioned.
 cmake_minimum_required(VERSION 3.25)
 set(prefix "${WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -37,13 +41,17 @@ endfunction()
 # 1. find_package(fastblake CONFIG)
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples" -B "${WORK_DIR}/cmake-consumer"
     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_PREFIX_PATH=${prefix}"
-    "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
+    "-DCMAKE_C_COMPILER=${CC}" "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/cmake-consumer" ${config_args})
 file(GLOB_RECURSE built LIST_DIRECTORIES false "${WORK_DIR}/cmake-consumer/hash_file"
      "${WORK_DIR}/cmake-consumer/*/hash_file" "${WORK_DIR}/cmake-consumer/hash_file.exe")
 list(GET built 0 cmake_program)
 expect_hash("${cmake_program}")
+file(GLOB_RECURSE built_c LIST_DIRECTORIES false "${WORK_DIR}/cmake-consumer/hash_file_c"
+     "${WORK_DIR}/cmake-consumer/*/hash_file_c" "${WORK_DIR}/cmake-consumer/hash_file_c.exe")
+list(GET built_c 0 cmake_c_program)
+expect_hash("${cmake_c_program}")
 
 # 2. pkg-config
 find_program(PKG_CONFIG pkg-config)
@@ -67,4 +75,51 @@ separate_arguments(flags UNIX_COMMAND
 set(pc_program "${WORK_DIR}/hash_file_pkgconfig")
 run("${CXX}" -std=c++20 "${SOURCE_DIR}/examples/hash_file.cpp" -o "${pc_program}" ${flags})
 expect_hash("${pc_program}")
-message(STATUS "find_package and pkg-config consumers both print ${expected}")
+separate_arguments(c_flags UNIX_COMMAND "${C_FLAGS}")
+set(pc_c_program "${WORK_DIR}/hash_file_c_pkgconfig")
+run("${CC}" -std=c11 ${c_flags} "${SOURCE_DIR}/examples/hash_file.c" -o "${pc_c_program}" ${flags})
+expect_hash("${pc_c_program}")
+
+# 3. add_subdirectory, shared
+set(sub "${WORK_DIR}/subdirectory")
+run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/packaging/subdirectory" -B "${sub}"
+    -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_C_COMPILER=${CC}"
+    "-DFASTBLAKE_SOURCE_DIR=${SOURCE_DIR}" -DBUILD_SHARED_LIBS=ON -DFASTBLAKE_BACKENDS=portable
+    -DFASTBLAKE_CUDA=OFF "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
+    "-DCMAKE_SHARED_LINKER_FLAGS=${LINKER_FLAGS}")
+run("${CMAKE_COMMAND}" --build "${sub}" ${config_args})
+foreach(program hash_file hash_file_c)
+  file(GLOB_RECURSE found LIST_DIRECTORIES false "${sub}/${program}" "${sub}/*/${program}")
+  list(GET found 0 found)
+  expect_hash("${found}")
+endforeach()
+file(GLOB_RECURSE shared_lib LIST_DIRECTORIES false "${sub}/libfastblake.so.*.*.*")
+if(shared_lib)
+  list(GET shared_lib 0 shared_lib)
+  find_program(READELF NAMES readelf)
+  execute_process(COMMAND "${READELF}" --dynamic --wide "${shared_lib}" OUTPUT_VARIABLE dynamic)
+  if(NOT dynamic MATCHES "SONAME\\) +Library soname: \\[libfastblake\\.so\\.0\\]")
+    message(FATAL_ERROR "${shared_lib}: no SONAME libfastblake.so.0:\n${dynamic}")
+  endif()
+  # Every defined dynamic symbol of ours carries a version (readelf shows name@VERSION).
+  execute_process(COMMAND "${READELF}" --dyn-syms --wide "${shared_lib}" OUTPUT_VARIABLE syms)
+  string(REPLACE "\n" ";" syms "${syms}")
+  set(unversioned "")
+  set(versioned 0)
+  foreach(line IN LISTS syms)
+    if(line MATCHES " (GLOBAL|WEAK) +DEFAULT +[0-9]+ +([^ ]+)$")
+      set(name "${CMAKE_MATCH_2}")
+      if(name MATCHES "@FASTBLAKE_0\\.1$")
+        math(EXPR versioned "${versioned} + 1")
+      elseif(NOT name MATCHES "^FASTBLAKE_")
+        string(APPEND unversioned "  ${name}\n")
+      endif()
+    endif()
+  endforeach()
+  if(unversioned OR versioned EQUAL 0)
+    message(FATAL_ERROR "${shared_lib}: ${versioned} versioned symbols; unversioned:\n${unversioned}")
+  endif()
+  message(STATUS "${shared_lib}: SONAME libfastblake.so.0, ${versioned} symbols at FASTBLAKE_0.1")
+endif()
+message(STATUS "find_package, pkg-config and add_subdirectory consumers, C++ and C, print ${expected}")

@@ -31,32 +31,32 @@ static mode_t mode_of(int flags, va_list ap) {
   return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
 }
 
-#define OPEN_WRAPPER(name)                                                  \
-  int name(const char* path, int flags, ...) {                             \
-    static int (*real)(const char*, int, ...);                             \
+#define OPEN_WRAPPER(name)                                                            \
+  int name(const char* path, int flags, ...) {                                        \
+    static int (*real)(const char*, int, ...);                                        \
     if (real == NULL) real = (int (*)(const char*, int, ...))dlsym(RTLD_NEXT, #name); \
-    va_list ap;                                                             \
-    va_start(ap, flags);                                                    \
-    const mode_t mode = mode_of(flags, ap);                                 \
-    va_end(ap);                                                             \
-    const int fd = real(path, flags, mode);                                 \
-    track(path, fd);                                                        \
-    return fd;                                                              \
+    va_list ap;                                                                       \
+    va_start(ap, flags);                                                              \
+    const mode_t mode = mode_of(flags, ap);                                           \
+    va_end(ap);                                                                       \
+    const int fd = real(path, flags, mode);                                           \
+    track(path, fd);                                                                  \
+    return fd;                                                                        \
   }
 OPEN_WRAPPER(open)
 OPEN_WRAPPER(open64)
 
-#define OPENAT_WRAPPER(name)                                                \
-  int name(int dir, const char* path, int flags, ...) {                    \
-    static int (*real)(int, const char*, int, ...);                        \
+#define OPENAT_WRAPPER(name)                                                               \
+  int name(int dir, const char* path, int flags, ...) {                                    \
+    static int (*real)(int, const char*, int, ...);                                        \
     if (real == NULL) real = (int (*)(int, const char*, int, ...))dlsym(RTLD_NEXT, #name); \
-    va_list ap;                                                             \
-    va_start(ap, flags);                                                    \
-    const mode_t mode = mode_of(flags, ap);                                 \
-    va_end(ap);                                                             \
-    const int fd = real(dir, path, flags, mode);                            \
-    track(path, fd);                                                        \
-    return fd;                                                              \
+    va_list ap;                                                                            \
+    va_start(ap, flags);                                                                   \
+    const mode_t mode = mode_of(flags, ap);                                                \
+    va_end(ap);                                                                            \
+    const int fd = real(dir, path, flags, mode);                                           \
+    track(path, fd);                                                                       \
+    return fd;                                                                             \
   }
 OPENAT_WRAPPER(openat)
 OPENAT_WRAPPER(openat64)
@@ -87,16 +87,16 @@ ssize_t read(int fd, void* buffer, size_t n) {
   return counted(fd, real(fd, buffer, (size_t)may));
 }
 
-#define PREAD_WRAPPER(name, offset_type)                                            \
-  ssize_t name(int fd, void* buffer, size_t n, offset_type offset) {               \
-    static ssize_t (*real)(int, void*, size_t, offset_type);                       \
+#define PREAD_WRAPPER(name, offset_type)                                                           \
+  ssize_t name(int fd, void* buffer, size_t n, offset_type offset) {                               \
+    static ssize_t (*real)(int, void*, size_t, offset_type);                                       \
     if (real == NULL) real = (ssize_t(*)(int, void*, size_t, offset_type))dlsym(RTLD_NEXT, #name); \
-    const long long may = allowed(fd, n);                                          \
-    if (may < 0) {                                                                 \
-      errno = EIO;                                                                 \
-      return -1;                                                                   \
-    }                                                                              \
-    return counted(fd, real(fd, buffer, (size_t)may, offset));                     \
+    const long long may = allowed(fd, n);                                                          \
+    if (may < 0) {                                                                                 \
+      errno = EIO;                                                                                 \
+      return -1;                                                                                   \
+    }                                                                                              \
+    return counted(fd, real(fd, buffer, (size_t)may, offset));                                     \
   }
 PREAD_WRAPPER(pread, off_t)
 PREAD_WRAPPER(pread64, off64_t)
