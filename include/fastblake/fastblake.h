@@ -116,9 +116,11 @@ FASTBLAKE_API uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hash
 
 /* ---- Files (POSIX) ---- */
 
-/** How files are read: FASTBLAKE_FILE_AUTOMATIC maps large regular files and hashes them on
- * the thread pool (and, where the program links fastblake's CUDA library, may use the GPU);
- * the others as <fastblake/file.hpp> describes. */
+/** How files are read, for the `strategy` arguments below (which are ints: the size of an enum
+ * is the compiler's choice, and any value may arrive from another language).
+ * FASTBLAKE_FILE_AUTOMATIC maps large regular files and hashes them on the thread pool (and,
+ * where the program links fastblake's CUDA library, may use the GPU); the others as
+ * <fastblake/file.hpp> describes. */
 typedef enum fastblake_file_strategy {
   FASTBLAKE_FILE_AUTOMATIC = 0,
   FASTBLAKE_FILE_READ = 1,
@@ -130,18 +132,18 @@ typedef enum fastblake_file_strategy {
  * EISDIR, EIO, ...), FASTBLAKE_ETRUNCATED, or EINVAL for an unknown strategy; on failure the
  * hasher is left as it was. */
 FASTBLAKE_API int fastblake_blake3_hasher_update_file(fastblake_blake3_hasher* self,
-                                                      const char* path,
-                                                      fastblake_file_strategy strategy);
+                                                      const char* path, int strategy);
 /** As fastblake_blake3_hasher_update_file, from the open descriptor fd's current offset. The
  * descriptor is not closed. */
 FASTBLAKE_API int fastblake_blake3_hasher_update_fd(fastblake_blake3_hasher* self, int fd,
-                                                    fastblake_file_strategy strategy);
+                                                    int strategy);
 /** The 32-byte hash of the file at `path`; returns as fastblake_blake3_hasher_update_file. */
 FASTBLAKE_API int fastblake_blake3_hash_file(const char* path,
                                              uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]);
 
 /* ---- BLAKE2 ---- */
 
+/** The `algorithm` arguments below (ints, as the file strategies). */
 typedef enum fastblake_blake2_algorithm {
   FASTBLAKE_BLAKE2B = 0,  /* 1 to 64 bytes of hash; keys up to 64 bytes */
   FASTBLAKE_BLAKE2S = 1,  /* 1 to 32 bytes; keys up to 32 bytes */
@@ -174,10 +176,10 @@ FASTBLAKE_API void fastblake_blake2_params_init(fastblake_blake2_params* params)
 
 /** Hashes input with `params` (NULL: the defaults) and writes the hash, params->hash_length
  * bytes (or the maximum), to out. Returns 0, or EINVAL, writing nothing, for a parameter out of
- * range or a tree parameter given to BLAKE2bp or BLAKE2sp (which fix them). */
-FASTBLAKE_API int fastblake_blake2(fastblake_blake2_algorithm algorithm,
-                                   const fastblake_blake2_params* params, const void* input,
-                                   size_t input_len, uint8_t* out);
+ * range, an unknown algorithm, or a tree parameter given to BLAKE2bp or BLAKE2sp (which fix
+ * them). */
+FASTBLAKE_API int fastblake_blake2(int algorithm, const fastblake_blake2_params* params,
+                                   const void* input, size_t input_len, uint8_t* out);
 
 /** A BLAKE2 hash in progress, of any of the four algorithms. 8-byte aligned. */
 typedef struct fastblake_blake2_state {
@@ -185,8 +187,7 @@ typedef struct fastblake_blake2_state {
 } fastblake_blake2_state;
 
 /** Starts a hash; returns as fastblake_blake2. */
-FASTBLAKE_API int fastblake_blake2_init(fastblake_blake2_state* self,
-                                        fastblake_blake2_algorithm algorithm,
+FASTBLAKE_API int fastblake_blake2_init(fastblake_blake2_state* self, int algorithm,
                                         const fastblake_blake2_params* params);
 FASTBLAKE_API void fastblake_blake2_update(fastblake_blake2_state* self, const void* input,
                                            size_t input_len);

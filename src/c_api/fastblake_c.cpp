@@ -128,7 +128,7 @@ b2::parallel_params<F> parallel_params(const fastblake_blake2_params& p) {
   return out;
 }
 
-blake2_any make_state(fastblake_blake2_algorithm algorithm, const fastblake_blake2_params* given) {
+blake2_any make_state(int algorithm, const fastblake_blake2_params* given) {
   fastblake_blake2_params p;
   fastblake_blake2_params_init(&p);
   if (given != nullptr) p = *given;
@@ -156,7 +156,7 @@ std::size_t finalize_into(const blake2_any& state, std::uint8_t* out) {
 }
 
 #if FASTBLAKE_C_FILES
-int file_options(fastblake_file_strategy strategy, b3::file_options& options) {
+int file_options(int strategy, b3::file_options& options) {
   switch (strategy) {
     case FASTBLAKE_FILE_AUTOMATIC:
       options.strategy = b3::file_strategy::automatic;
@@ -176,7 +176,7 @@ int file_options(fastblake_file_strategy strategy, b3::file_options& options) {
 
 // Hashes a file or descriptor into a hasher: update(options, ec) with the strategy's options.
 template <class Update>
-int update_from_source(fastblake_file_strategy strategy, Update update) noexcept {
+int update_from_source(int strategy, Update update) noexcept {
   return guarded([&] {
     b3::file_options options;
     if (const int status = file_options(strategy, options)) return status;
@@ -187,7 +187,7 @@ int update_from_source(fastblake_file_strategy strategy, Update update) noexcept
 }
 #else
 template <class Update>
-int update_from_source(fastblake_file_strategy, Update) noexcept {
+int update_from_source(int, Update) noexcept {
   return ENOSYS;
 }
 #endif
@@ -309,14 +309,13 @@ uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hasher* self) {
 // ---- Files ----
 
 int fastblake_blake3_hasher_update_file(fastblake_blake3_hasher* self, const char* path,
-                                        fastblake_file_strategy strategy) {
+                                        int strategy) {
   return update_from_source(strategy, [&](const auto& options, std::error_code& ec) {
     b3::update_from_file(hasher_of(self), path, options, ec);
   });
 }
 
-int fastblake_blake3_hasher_update_fd(fastblake_blake3_hasher* self, int fd,
-                                      fastblake_file_strategy strategy) {
+int fastblake_blake3_hasher_update_fd(fastblake_blake3_hasher* self, int fd, int strategy) {
   return update_from_source(strategy, [&](const auto& options, std::error_code& ec) {
     b3::update_from_fd(hasher_of(self), fd, options, ec);
   });
@@ -338,8 +337,8 @@ void fastblake_blake2_params_init(fastblake_blake2_params* params) {
   params->max_depth = 1;
 }
 
-int fastblake_blake2(fastblake_blake2_algorithm algorithm, const fastblake_blake2_params* params,
-                     const void* input, size_t input_len, uint8_t* out) {
+int fastblake_blake2(int algorithm, const fastblake_blake2_params* params, const void* input,
+                     size_t input_len, uint8_t* out) {
   return guarded([&] {
     blake2_any state = make_state(algorithm, params);
     std::visit([&](auto& s) { s.update(bytes(input, input_len)); }, state);
@@ -348,7 +347,7 @@ int fastblake_blake2(fastblake_blake2_algorithm algorithm, const fastblake_blake
   });
 }
 
-int fastblake_blake2_init(fastblake_blake2_state* self, fastblake_blake2_algorithm algorithm,
+int fastblake_blake2_init(fastblake_blake2_state* self, int algorithm,
                           const fastblake_blake2_params* params) {
   return guarded([&] {
     ::new (static_cast<void*>(self->opaque)) blake2_any(make_state(algorithm, params));
