@@ -162,7 +162,8 @@ static void test_blake3_hasher(void) {
 static void test_files(void) {
   char dir[] = "/tmp/fastblake-c-test-XXXXXX";
   if (mkdtemp(dir) == NULL) {
-    CHECK(!"mkdtemp");
+    fprintf(stderr, "%s:%d: mkdtemp failed\n", __FILE__, __LINE__);
+    ++failures;
     return;
   }
   char path[256];
