@@ -84,6 +84,22 @@ void official(benchmark::State& state, std::size_t size) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
 
+// The official C with only one x86 level's kernels, next to fastblake's backend of that level.
+void official_at_level(benchmark::State& state, const fastblake::bench::official_level* level,
+                       std::size_t size) {
+  const auto in = input(size);
+  if (level->simd_degree() != level->expected_degree) {
+    fail(state, "the official build fell back below its level on this CPU");
+    return;
+  }
+  if (level->hash(in) != portable_hash(in)) {
+    fail(state, "official digest differs from the portable backend's");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(level->hash(in));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
+}
+
 void many(benchmark::State& state, std::string backend, std::size_t item, bool batched) {
   std::vector<std::span<const std::byte>> items;
   for (std::size_t i = 0; i < many_items; ++i)
@@ -217,6 +233,16 @@ void register_all() {
       }
     }
     add_row(row_name("blake3", "serial", "official_c", size), official, size);
+    // Each level where this CPU runs fastblake's backend of the same name.
+    for (const auto& level : fastblake::bench::official_levels()) {
+      const auto backends = fastblake::available_backends();
+      if (every_backend &&
+          std::find(backends.begin(), backends.end(), level.name) != backends.end()) {
+        std::string impl("official_c_");
+        impl.append(level.name);
+        add_row(row_name("blake3", "serial", impl, size), official_at_level, &level, size);
+      }
+    }
 #if defined(FASTBLAKE_BENCH_RUST)
     add_row(row_name("blake3", "serial", "rust", size), rust, 0, size);
 #endif

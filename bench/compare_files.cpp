@@ -25,12 +25,7 @@
 
 // The official library built with its portable kernel only, under renamed symbols
 // (cmake/OfficialBlake3.cmake).
-extern "C" {
-void official_portable_blake3_hasher_init(blake3_hasher* self);
-void official_portable_blake3_hasher_update(blake3_hasher* self, const void* input, size_t len);
-void official_portable_blake3_hasher_finalize(const blake3_hasher* self, uint8_t* out,
-                                              size_t out_len);
-}
+FASTBLAKE_DECLARE_OFFICIAL_BUILD(portable)
 
 namespace {
 

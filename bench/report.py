@@ -85,8 +85,20 @@ def load(path):
     return medians, data["context"]
 
 
+# The official C built with one x86 level's kernels only: official_c_<level>, paired with
+# fastblake's backend <level>.
+LEVELS = ["sse2", "sse41", "avx2", "avx512"]
+LEVEL_PREFIX = "official_c_"
+
+
+def level_of(impl):
+    """The x86 level of a per-level official build, or None."""
+    level = impl[len(LEVEL_PREFIX):] if impl.startswith(LEVEL_PREFIX) else None
+    return level if level in LEVELS else None
+
+
 def is_reference(impl):
-    return impl in REFERENCES
+    return impl in REFERENCES or level_of(impl) is not None
 
 
 def impl_of(label_text):
@@ -100,6 +112,8 @@ def impl_of(label_text):
 def impl_order(impl):
     """fastblake's backends best first (each -loop or -j2 variant after its base), then the
     references in REFERENCES order."""
+    if level_of(impl):
+        return (1, len(REFERENCES) + LEVELS.index(level_of(impl)), impl)
     if is_reference(impl):
         return (1, REFERENCES.index(impl), impl)
     base = re.sub(r"-(loop|j\d+)$", "", impl)
@@ -151,6 +165,9 @@ def summary(medians):
         best_key, best = max(ours, key=lambda r: r[1])
         refs = {}
         for key, value in rows:
+            # Per-level builds are paired with their own level (level_pairs), not the best.
+            if level_of(key.impl):
+                continue
             if is_reference(key.impl) and value > refs.get(key.impl, (None, 0))[1]:
                 refs[key.impl] = (key, value)
         for impl in sorted(refs, key=impl_order):
@@ -177,6 +194,45 @@ def print_summary(medians):
     for family, group, shape, ours_label, ours, ref_label, ref, ratio, _, _ in lines:
         print(f"| {family} | {group} | {shape} | {ours_label} | {ours:.2f} | {ref_label} | "
               f"{ref:.2f} | **{ratio:.2f}x** |")
+
+
+LevelPair = namedtuple("LevelPair", "level bytes ours official ratio")
+
+
+def level_pairs(medians):
+    """[LevelPair]: each fastblake x86 backend against the official C built with only that
+    level's kernels, one thread, per input size."""
+    pairs = []
+    for level in LEVELS:
+        sizes = sorted(k.bytes for k in medians
+                       if k.family == "blake3" and k.cls == "serial"
+                       and k.impl == LEVEL_PREFIX + level)
+        for size in sizes:
+            ours = medians.get(Row("blake3", "serial", level, 0, 0, size))
+            official = medians[Row("blake3", "serial", LEVEL_PREFIX + level, 0, 0, size)]
+            if ours:
+                pairs.append(LevelPair(level, size, ours, official, ours / official))
+    return pairs
+
+
+def print_level_pairs(medians):
+    pairs = level_pairs(medians)
+    if not pairs:
+        return
+    levels = [level for level in LEVELS if any(p.level == level for p in pairs)]
+    sizes = sorted({p.bytes for p in pairs})
+    by = {(p.level, p.bytes): p for p in pairs}
+    print("\nBLAKE3 on one thread, each backend against the official C built with only that "
+          "level's kernels (official_c_<level>), same run; GB/s (median), ours / official and "
+          "ratio:\n")
+    print("| input | " + " | ".join(levels) + " |")
+    print("|---" * (len(levels) + 1) + "|")
+    for size in sizes:
+        cells = []
+        for level in levels:
+            p = by.get((level, size))
+            cells.append(f"{p.ours:.2f} / {p.official:.2f} **{p.ratio:.2f}x**" if p else "-")
+        print(f"| {human(size)} | " + " | ".join(cells) + " |")
 
 
 def class_tables(medians):
@@ -256,6 +312,7 @@ def main():
             print(f"Artifact: [{args.link.rsplit('/', 1)[-1]}]({args.link}).")
         print()
         print_summary(medians)
+        print_level_pairs(medians)
         if not args.summary_only:
             class_tables(medians)
     return 0

@@ -2,9 +2,12 @@
 # in the build tree only, as oracles and baselines for tests and benchmarks:
 #   fastblake_official_blake3           the official library as shipped: its SIMD kernels
 #                                       (assembly on x86-64 Unix) with run-time dispatch
-#   fastblake_official_blake3_portable  its portable kernel only, every blake3_* symbol
-#                                       renamed to official_portable_blake3_*, so that one
-#                                       program can link both
+#   fastblake_official_blake3_portable  its portable kernel only, every symbol renamed
+#                                       official_portable_*, so that one program can link both
+#   fastblake_official_blake3_<level>   on x86-64 Unix, for each level in
+#                                       FASTBLAKE_OFFICIAL_BLAKE3_LEVELS (sse2 sse41 avx2
+#                                       avx512): only that level's assembly, every symbol
+#                                       renamed official_<level>_*
 # Sets FASTBLAKE_OFFICIAL_BLAKE3_FOUND. The sources are never copied into this repository.
 
 file(GLOB _fastblake_official_candidates LIST_DIRECTORIES true
@@ -41,28 +44,59 @@ else()
   target_compile_definitions(fastblake_official_blake3 PRIVATE ${_no_simd})
 endif()
 
-# Every external symbol of the portable-only build, renamed by a forced include.
-set(_renamed
-  blake3_compress_in_place blake3_compress_in_place_portable blake3_compress_xof
-  blake3_compress_xof_portable blake3_hash_many blake3_hash_many_portable
-  blake3_hasher_finalize blake3_hasher_finalize_seek blake3_hasher_init
-  blake3_hasher_init_derive_key blake3_hasher_init_derive_key_raw blake3_hasher_init_keyed
-  blake3_hasher_reset blake3_hasher_update blake3_simd_degree blake3_version)
-set(_rename_header "${CMAKE_CURRENT_BINARY_DIR}/official_portable/official_portable_rename.h")
-set(_defines "")
-foreach(_symbol IN LISTS _renamed)
-  string(APPEND _defines "#define ${_symbol} official_portable_${_symbol}\n")
-endforeach()
-file(CONFIGURE OUTPUT "${_rename_header}" CONTENT "#pragma once\n${_defines}")
-add_library(fastblake_official_blake3_portable STATIC ${_common})
-target_compile_definitions(fastblake_official_blake3_portable PRIVATE ${_no_simd})
-target_compile_options(fastblake_official_blake3_portable PRIVATE -include "${_rename_header}")
-
-foreach(_target fastblake_official_blake3 fastblake_official_blake3_portable)
+# fastblake_official_blake3_build(NAME PREFIX SOURCES... DEFINES...): the official sources built
+# with the given defines and extra sources into the imported library NAME, every symbol it
+# defines renamed PREFIX<symbol> (cmake/RenameSymbols.cmake), so that several builds coexist
+# in one program. Its calls into the C library stay as they are.
+function(fastblake_official_blake3_build name prefix)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SOURCES;DEFINES")
+  add_library(${name}_unrenamed STATIC EXCLUDE_FROM_ALL ${_common} ${arg_SOURCES})
+  target_compile_definitions(${name}_unrenamed PRIVATE ${arg_DEFINES})
   # Built as the official Makefile builds them: -O3, no warnings of ours.
-  target_compile_options(${_target} PRIVATE -O3 -w)
-  set_target_properties(${_target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-endforeach()
+  target_compile_options(${name}_unrenamed PRIVATE -O3 -w)
+  set_target_properties(${name}_unrenamed PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set(renamed "${CMAKE_CURRENT_BINARY_DIR}/official_blake3/lib${name}.a")
+  add_custom_command(
+    OUTPUT "${renamed}"
+    COMMAND "${CMAKE_COMMAND}" -D "NM=${CMAKE_NM}" -D "OBJCOPY=${CMAKE_OBJCOPY}"
+            -D "INPUT=$<TARGET_FILE:${name}_unrenamed>" -D "OUTPUT=${renamed}"
+            -D "PREFIX=${prefix}" -P "${_fastblake_rename_script}"
+    DEPENDS ${name}_unrenamed "${_fastblake_rename_script}"
+    COMMENT "Renaming the symbols of ${name} to ${prefix}*")
+  add_custom_target(${name}_renamed DEPENDS "${renamed}")
+  add_library(${name} STATIC IMPORTED GLOBAL)
+  set_target_properties(${name} PROPERTIES IMPORTED_LOCATION "${renamed}")
+  target_include_directories(${name} SYSTEM INTERFACE "${_dir}")
+  add_dependencies(${name} ${name}_renamed)
+endfunction()
+set(_fastblake_rename_script "${CMAKE_CURRENT_LIST_DIR}/RenameSymbols.cmake")
+
+# The portable kernel only.
+fastblake_official_blake3_build(fastblake_official_blake3_portable official_portable_
+                                DEFINES ${_no_simd})
+
+# One build per x86 level with only that level's kernels, as the official dispatch would run
+# them on a CPU that stops at that level (the avx2 level keeps SSE4.1 for single blocks, as
+# the official does: its AVX2 assembly has only the many-input function). Benchmarks pair each
+# with fastblake's backend of the same name on any machine that has the level.
+set(FASTBLAKE_OFFICIAL_BLAKE3_LEVELS "")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND NOT WIN32 AND CMAKE_OBJCOPY
+   AND CMAKE_NM)
+  set(_asm_sse2 "${_dir}/blake3_sse2_x86-64_unix.S")
+  set(_asm_sse41 "${_dir}/blake3_sse41_x86-64_unix.S")
+  set(_asm_avx2 "${_dir}/blake3_avx2_x86-64_unix.S")
+  set(_asm_avx512 "${_dir}/blake3_avx512_x86-64_unix.S")
+  fastblake_official_blake3_build(fastblake_official_blake3_sse2 official_sse2_
+    SOURCES ${_asm_sse2} DEFINES BLAKE3_NO_SSE41 BLAKE3_NO_AVX2 BLAKE3_NO_AVX512)
+  fastblake_official_blake3_build(fastblake_official_blake3_sse41 official_sse41_
+    SOURCES ${_asm_sse41} DEFINES BLAKE3_NO_SSE2 BLAKE3_NO_AVX2 BLAKE3_NO_AVX512)
+  fastblake_official_blake3_build(fastblake_official_blake3_avx2 official_avx2_
+    SOURCES ${_asm_avx2} ${_asm_sse41} DEFINES BLAKE3_NO_SSE2 BLAKE3_NO_AVX512)
+  fastblake_official_blake3_build(fastblake_official_blake3_avx512 official_avx512_
+    SOURCES ${_asm_avx512} DEFINES BLAKE3_NO_SSE2 BLAKE3_NO_SSE41 BLAKE3_NO_AVX2)
+  set(FASTBLAKE_OFFICIAL_BLAKE3_LEVELS sse2 sse41 avx2 avx512)
+endif()
+
+target_compile_options(fastblake_official_blake3 PRIVATE -O3 -w)
+set_target_properties(fastblake_official_blake3 PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(fastblake_official_blake3 SYSTEM INTERFACE "${_dir}")
-target_include_directories(fastblake_official_blake3_portable SYSTEM INTERFACE
-                           "${_dir}" "${CMAKE_CURRENT_BINARY_DIR}/official_portable")
