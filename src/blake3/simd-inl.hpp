@@ -131,18 +131,19 @@ void row_hash_chunk(const std::uint8_t* input, const std::uint32_t key[8], std::
 
 // ---- many blocks at once: word i of every lane in one vector ----
 
-// Four independent G functions, step by step: G(a[i], b[i], c[i], d[i], x[i], y[i]) for i < 4.
+// Four independent G functions, step by step: G(a[i], b[i], c[i], d[i], *x[i], *y[i]) for i < 4.
 // Interleaving them by hand keeps four dependency chains in flight in program order, so the
 // out-of-order core fills every vector pipe even across long rounds.
 template <class W>
 FASTBLAKE_ALWAYS_INLINE void wide_g4(typename W::reg v[16], const int (&a)[4], const int (&b)[4],
                                      const int (&c)[4], const int (&d)[4],
-                                     const typename W::reg x[4], const typename W::reg y[4]) {
-  for (int i = 0; i < 4; ++i) v[a[i]] = W::add(W::add(v[a[i]], x[i]), v[b[i]]);
+                                     const typename W::reg* const x[4],
+                                     const typename W::reg* const y[4]) {
+  for (int i = 0; i < 4; ++i) v[a[i]] = W::add(W::add(v[a[i]], *x[i]), v[b[i]]);
   for (int i = 0; i < 4; ++i) v[d[i]] = W::rot16(W::xor_(v[d[i]], v[a[i]]));
   for (int i = 0; i < 4; ++i) v[c[i]] = W::add(v[c[i]], v[d[i]]);
   for (int i = 0; i < 4; ++i) v[b[i]] = W::rot12(W::xor_(v[b[i]], v[c[i]]));
-  for (int i = 0; i < 4; ++i) v[a[i]] = W::add(W::add(v[a[i]], y[i]), v[b[i]]);
+  for (int i = 0; i < 4; ++i) v[a[i]] = W::add(W::add(v[a[i]], *y[i]), v[b[i]]);
   for (int i = 0; i < 4; ++i) v[d[i]] = W::rot8(W::xor_(v[d[i]], v[a[i]]));
   for (int i = 0; i < 4; ++i) v[c[i]] = W::add(v[c[i]], v[d[i]]);
   for (int i = 0; i < 4; ++i) v[b[i]] = W::rot7(W::xor_(v[b[i]], v[c[i]]));
@@ -151,16 +152,30 @@ FASTBLAKE_ALWAYS_INLINE void wide_g4(typename W::reg v[16], const int (&a)[4], c
 template <class W>
 FASTBLAKE_ALWAYS_INLINE void wide_round(typename W::reg v[16], const typename W::reg m[16],
                                         const round_schedule& s) {
-  const typename W::reg cx[4] = {m[s[0]], m[s[2]], m[s[4]], m[s[6]]};
-  const typename W::reg cy[4] = {m[s[1]], m[s[3]], m[s[5]], m[s[7]]};
+  const typename W::reg* const cx[4] = {&m[s[0]], &m[s[2]], &m[s[4]], &m[s[6]]};
+  const typename W::reg* const cy[4] = {&m[s[1]], &m[s[3]], &m[s[5]], &m[s[7]]};
   wide_g4<W>(v, {0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}, cx, cy);
-  const typename W::reg dx[4] = {m[s[8]], m[s[10]], m[s[12]], m[s[14]]};
-  const typename W::reg dy[4] = {m[s[9]], m[s[11]], m[s[13]], m[s[15]]};
+  const typename W::reg* const dx[4] = {&m[s[8]], &m[s[10]], &m[s[12]], &m[s[14]]};
+  const typename W::reg* const dy[4] = {&m[s[9]], &m[s[11]], &m[s[13]], &m[s[15]]};
   wide_g4<W>(v, {0, 1, 2, 3}, {5, 6, 7, 4}, {10, 11, 8, 9}, {15, 12, 13, 14}, dx, dy);
 }
 
+#if defined(FASTBLAKE_BLAKE3_ROUNDS_ASM)
+#define FASTBLAKE_ASM_SCHEDULE_ROW(unused, ...) round_schedule{__VA_ARGS__},
+static_assert(std::array<round_schedule, 7>{FASTBLAKE_ASM_SCHEDULE(FASTBLAKE_ASM_SCHEDULE_ROW,
+                                                                   0)} == message_schedule,
+              "x86_rounds_asm-inl.hpp's schedule differs from schedule.hpp's");
+#undef FASTBLAKE_ASM_SCHEDULE_ROW
+#endif
+
+// The seven rounds on v; a vector type with its own rounds() (x86_rounds_asm-inl.hpp: the x86
+// levels with sixteen registers) runs them in registers it assigns itself.
 template <class W>
 FASTBLAKE_ALWAYS_INLINE void wide_rounds(typename W::reg v[16], const typename W::reg m[16]) {
+  if constexpr (requires { W::rounds(v, m); }) {
+    W::rounds(v, m);
+    return;
+  }
   wide_round<W>(v, m, message_schedule[0]);
   wide_round<W>(v, m, message_schedule[1]);
   wide_round<W>(v, m, message_schedule[2]);
@@ -170,16 +185,37 @@ FASTBLAKE_ALWAYS_INLINE void wide_rounds(typename W::reg v[16], const typename W
   wide_round<W>(v, m, message_schedule[6]);
 }
 
+// One compression of every lane into its chaining value: h = the first half of the rounds on
+// {h, tail} xor the second half (tail: the IV words, counter, block length and flags).
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void wide_compress(typename W::reg h[8], const typename W::reg tail[8],
+                                           const typename W::reg m[16]) {
+  if constexpr (requires { W::compress(h, tail, m); }) {
+    W::compress(h, tail, m);
+  } else {
+    typename W::reg v[16];
+    for (int i = 0; i < 8; ++i) {
+      v[i] = h[i];
+      v[i + 8] = tail[i];
+    }
+    wide_rounds<W>(v, m);
+    for (int i = 0; i < 8; ++i) h[i] = W::xor_(v[i], v[i + 8]);
+  }
+}
+
 // The 64-byte blocks at inputs[lane] + offset as sixteen vectors, vector i holding word i of
 // every lane: lanes x lanes tiles, each transposed in registers.
 template <class W>
 FASTBLAKE_ALWAYS_INLINE void load_transposed(const std::uint8_t* const inputs[W::lanes],
                                              std::size_t offset, typename W::reg m[16]) {
   for (std::size_t tile = 0; tile < 16 / W::lanes; ++tile) {
-    typename W::reg* t = m + tile * W::lanes;
+    // In temporaries, not in m: m may live in memory (x86_rounds_asm-inl.hpp reads it there),
+    // and only the transposed words need to reach it.
+    typename W::reg t[W::lanes];
     for (std::size_t lane = 0; lane < W::lanes; ++lane)
       t[lane] = W::loadu(inputs[lane] + offset + tile * W::lanes * 4);
     W::transpose(t);
+    for (std::size_t lane = 0; lane < W::lanes; ++lane) m[tile * W::lanes + lane] = t[lane];
   }
 }
 
@@ -237,28 +273,23 @@ FASTBLAKE_ALWAYS_INLINE void wide_hash(const std::uint8_t* const inputs[W::lanes
     // Each lane streams from its own chunk, more streams than the hardware prefetcher
     // follows well: ask for every lane's block two ahead (measured best of 2, 4 and 8 blocks
     // on 16 MiB inputs: 0.93x the official C against 0.82x and 0.73x).
-    for (std::size_t lane = 0; lane < W::lanes; ++lane)
-      FASTBLAKE_PREFETCH(inputs[lane] + (b + 2) * block_len);
+    // Never past the group's last block: a prefetch beyond the input may walk the page tables
+    // for memory it does not own (the last two blocks of an 8 KiB input took 25% longer).
+    if (b + 2 < blocks) {
+      for (std::size_t lane = 0; lane < W::lanes; ++lane)
+        FASTBLAKE_PREFETCH(inputs[lane] + (b + 2) * block_len);
+    }
     typename W::reg m[16];
     load_transposed<W>(inputs, b * block_len, m);
-    typename W::reg v[16] = {h[0],
-                             h[1],
-                             h[2],
-                             h[3],
-                             h[4],
-                             h[5],
-                             h[6],
-                             h[7],
-                             W::set1(iv[0]),
-                             W::set1(iv[1]),
-                             W::set1(iv[2]),
-                             W::set1(iv[3]),
-                             counter_lo,
-                             counter_hi,
-                             len,
-                             W::set1(block_flags)};
-    wide_rounds<W>(v, m);
-    for (int i = 0; i < 8; ++i) h[i] = W::xor_(v[i], v[i + 8]);
+    const typename W::reg tail[8] = {W::set1(iv[0]),
+                                     W::set1(iv[1]),
+                                     W::set1(iv[2]),
+                                     W::set1(iv[3]),
+                                     counter_lo,
+                                     counter_hi,
+                                     len,
+                                     W::set1(block_flags)};
+    wide_compress<W>(h, tail, m);
   }
   store_transposed<W, 8>(h, out, out_len);
 }
@@ -334,12 +365,10 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
     }
     typename W::reg m[16];
     load_transposed<W>(blocks, 0, m);
-    typename W::reg v[16] = {h[0],           h[1],           h[2],           h[3],
-                             h[4],           h[5],           h[6],           h[7],
-                             W::set1(iv[0]), W::set1(iv[1]), W::set1(iv[2]), W::set1(iv[3]),
-                             zero,           zero,           W::loadu(lens), W::loadu(lane_flags)};
-    wide_rounds<W>(v, m);
-    for (int i = 0; i < 8; ++i) h[i] = W::xor_(v[i], v[i + 8]);
+    const typename W::reg tail[8] = {
+        W::set1(iv[0]), W::set1(iv[1]), W::set1(iv[2]), W::set1(iv[3]),
+        zero,           zero,           W::loadu(lens), W::loadu(lane_flags)};
+    wide_compress<W>(h, tail, m);
     if (finishing) {
       alignas(64) std::uint8_t now[W::lanes][out_len];
       store_transposed<W, 8>(h, &now[0][0], out_len);

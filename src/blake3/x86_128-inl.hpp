@@ -3,6 +3,8 @@
 // No include guard and no includes: included inside each ISA file's anonymous namespace after
 // <immintrin.h>, so that the rotates use the best instruction that file's flags allow.
 
+#include "blake3/x86_rounds_asm-inl.hpp"
+
 struct vec128 {
   using reg = __m128i;
   static constexpr std::size_t lanes = 4;
@@ -37,6 +39,38 @@ struct vec128 {
 #endif
   static reg rot12(reg v) { return _mm_or_si128(_mm_srli_epi32(v, 12), _mm_slli_epi32(v, 20)); }
   static reg rot7(reg v) { return _mm_or_si128(_mm_srli_epi32(v, 7), _mm_slli_epi32(v, 25)); }
+#if defined(FASTBLAKE_BLAKE3_ROUNDS_ASM)
+  // The byte shuffles of rot16 and rot8 (SSSE3 and later), as memory operands of rounds() and
+  // compress().
+  alignas(16) static constexpr reg rot16_mask = {0x0504070601000302, 0x0D0C0F0E09080B0A};
+  alignas(16) static constexpr reg rot8_mask = {0x0407060500030201, 0x0C0F0E0D080B0A09};
+  FASTBLAKE_ALWAYS_INLINE static void rounds(reg v[16], const reg m[16]) {
+    reg spill;
+#if defined(__AVX__)
+    FASTBLAKE_ASM_ROUNDS(FASTBLAKE_ASM_VEX, "vmovdqu", "xmm", "16", v, m, spill, rot16_mask,
+                         rot8_mask);
+#elif defined(__SSSE3__)
+    FASTBLAKE_ASM_ROUNDS(FASTBLAKE_ASM_SSSE3, "movdqu", "xmm", "16", v, m, spill, rot16_mask,
+                         rot8_mask);
+#else
+    FASTBLAKE_ASM_ROUNDS(FASTBLAKE_ASM_SSE2, "movdqu", "xmm", "16", v, m, spill, rot16_mask,
+                         rot8_mask);
+#endif
+  }
+  FASTBLAKE_ALWAYS_INLINE static void compress(reg h[8], const reg tail[8], const reg m[16]) {
+    reg spill;
+#if defined(__AVX__)
+    FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_VEX, FASTBLAKE_ASM_3OP, "vpxor", "vmovdqu", "xmm", "16", h,
+                           tail, m, spill, rot16_mask, rot8_mask);
+#elif defined(__SSSE3__)
+    FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_SSSE3, FASTBLAKE_ASM_2OP, "pxor", "movdqu", "xmm", "16", h,
+                           tail, m, spill, rot16_mask, rot8_mask);
+#else
+    FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_SSE2, FASTBLAKE_ASM_2OP, "pxor", "movdqu", "xmm", "16", h,
+                           tail, m, spill, rot16_mask, rot8_mask);
+#endif
+  }
+#endif
 #endif
 
 #if defined(__AVX512VL__)

@@ -3,6 +3,8 @@
 // No include guard and no includes: included inside each ISA file's anonymous namespace after
 // <immintrin.h>, so that the rotates use the best instruction that file's flags allow.
 
+#include "blake3/x86_rounds_asm-inl.hpp"
+
 struct vec256 {
   using reg = __m256i;
   static constexpr std::size_t lanes = 8;
@@ -35,7 +37,23 @@ struct vec256 {
   static reg rot7(reg v) {
     return _mm256_or_si256(_mm256_srli_epi32(v, 7), _mm256_slli_epi32(v, 25));
   }
-
+#if defined(FASTBLAKE_BLAKE3_ROUNDS_ASM)
+  // The byte shuffles of rot16 and rot8, as memory operands of rounds() and compress().
+  static constexpr reg rot16_mask = {0x0504070601000302, 0x0D0C0F0E09080B0A, 0x0504070601000302,
+                                     0x0D0C0F0E09080B0A};
+  static constexpr reg rot8_mask = {0x0407060500030201, 0x0C0F0E0D080B0A09, 0x0407060500030201,
+                                    0x0C0F0E0D080B0A09};
+  FASTBLAKE_ALWAYS_INLINE static void rounds(reg v[16], const reg m[16]) {
+    reg spill;
+    FASTBLAKE_ASM_ROUNDS(FASTBLAKE_ASM_VEX, "vmovdqu", "ymm", "32", v, m, spill, rot16_mask,
+                         rot8_mask);
+  }
+  FASTBLAKE_ALWAYS_INLINE static void compress(reg h[8], const reg tail[8], const reg m[16]) {
+    reg spill;
+    FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_VEX, FASTBLAKE_ASM_3OP, "vpxor", "vmovdqu", "ymm", "32", h,
+                           tail, m, spill, rot16_mask, rot8_mask);
+  }
+#endif
 #endif
 
   // 8 x 8 words: 32-bit and 64-bit interleaves within each 128-bit half, then the halves.
