@@ -28,5 +28,8 @@ require_packages() {
 build_packages=(cmake g++ ninja-build librust-blake3-dev)
 
 # What fastblake-bench needs beyond a build: Google Benchmark, the references (libb2, libsodium,
-# OpenSSL; Debian's b3sum for the cli rows) and Python for the reports.
-bench_packages=(libbenchmark-dev pkg-config libb2-dev libsodium-dev libssl-dev b3sum python3)
+# OpenSSL; Debian's b3sum for the cli rows; the Rust crates, built offline from Debian's sources
+# with Debian's cargo: the official blake3 with rayon, blake2b_simd and blake2s_simd) and Python
+# for the reports.
+bench_packages=(libbenchmark-dev pkg-config libb2-dev libsodium-dev libssl-dev b3sum python3
+  cargo librust-rayon-dev librust-blake2b-simd-dev librust-blake2s-simd-dev)
