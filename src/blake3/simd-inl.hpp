@@ -6,8 +6,7 @@
 // after defining
 //   struct row   4-lane (128-bit) vectors for one block at a time: add, xor_, set1, setr(w0,
 //                w1, w2, w3), loadu, storeu, rot16, rot12, rot8, rot7, rotate_lanes<k>(reg)
-//                (lane i takes lane i + k), and optionally a faster xor_rotr<k>(x, y) for
-//                rotr(x ^ y, k).
+//                (lane i takes lane i + k).
 // The many-block functions are templates over a vector type W with N lanes of 32-bit words:
 // the arithmetic above, transpose(reg[N]) of an N x N tile, and with more than 8 lanes
 // store_half (the low 8 words). Each ISA file calls them with its widths, widest first.
@@ -16,18 +15,16 @@
 
 // ---- one block at a time: the state as four rows of four words ----
 
-// rotr(x ^ y, k): the row type's own xor_rotr where it has a faster one, else XOR and rotate.
+// rotr(x ^ y, k). A ternary-logic form, rotr(x, k) ^ (y >> k | y << (32 - k)), is one cycle
+// shorter after y where a rotate takes two (AMD Zen 5), but made 1 KiB 20% slower on an Intel
+// Xeon with AVX-512 (1-cycle rotates; four operations instead of two): not used.
 template <int k, class R = row>
 FASTBLAKE_ALWAYS_INLINE typename R::reg xor_rotr(typename R::reg x, typename R::reg y) {
-  if constexpr (requires { R::template xor_rotr<k>(x, y); }) {
-    return R::template xor_rotr<k>(x, y);
-  } else {
-    const typename R::reg v = R::xor_(x, y);
-    if constexpr (k == 16) return R::rot16(v);
-    if constexpr (k == 12) return R::rot12(v);
-    if constexpr (k == 8) return R::rot8(v);
-    if constexpr (k == 7) return R::rot7(v);
-  }
+  const typename R::reg v = R::xor_(x, y);
+  if constexpr (k == 16) return R::rot16(v);
+  if constexpr (k == 12) return R::rot12(v);
+  if constexpr (k == 8) return R::rot8(v);
+  if constexpr (k == 7) return R::rot7(v);
 }
 
 // One G function on each of the four columns (or, after rotate_lanes, diagonals) at once.

@@ -73,19 +73,6 @@ struct vec128 {
 #endif
 #endif
 
-#if defined(__AVX512VL__)
-  /// rotr(x ^ y, k), with y last on the critical path. Rotation distributes over XOR, so this
-  /// is rotr(x, k) ^ (y >> k | y << (32 - k)): rotr(x) is ready before y, and the rest is two
-  /// 1-cycle shifts and one ternary-logic op (x ^ (y | z), truth table 0x1E). That is 2 cycles
-  /// after y instead of 3 (XOR, then a 2-cycle rotate), shortening every G by 4 cycles when a
-  /// single block is latency-bound.
-  template <int k>
-  static reg xor_rotr(reg x, reg y) {
-    return _mm_ternarylogic_epi32(_mm_ror_epi32(x, k), _mm_srli_epi32(y, k),
-                                  _mm_slli_epi32(y, 32 - k), 0x1E);
-  }
-#endif
-
   /// Lane i takes lane (i + k) % 4.
   template <int k>
   static reg rotate_lanes(reg v) {
