@@ -1,5 +1,6 @@
-// The avx2 BLAKE3 kernel: eight lanes of 256-bit vectors for many blocks at once; single
-// blocks use the 128-bit rows (VEX-encoded here).
+// The avx2 BLAKE3 kernel: eight lanes of 256-bit vectors for many blocks at once, then stacked
+// rows (two inputs per 256-bit vector, two such vectors interleaved) for the last few chunks or
+// parents; single blocks use the 128-bit rows (VEX-encoded here).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@ namespace {
 
 #include "blake3/x86_128-inl.hpp"
 #include "blake3/x86_256-inl.hpp"
+#include "blake3/x86_stack256-inl.hpp"
 using row = vec128;
 #include "blake3/simd-inl.hpp"
 
@@ -29,9 +31,9 @@ const kernels avx2 = {
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
     .xof_many = xof_many_with<vec256, vec128>,
-    .hash_chunks = hash_chunks_with<vec256, vec128>,
+    .hash_chunks = hash_chunks_with<vec256, stack_pair<stack256>, stack256>,
     .hash_roots = hash_roots_with<vec256, vec128>,
-    .hash_parents = hash_parents_with<vec256, vec128>,
+    .hash_parents = hash_parents_with<vec256, stack_pair<stack256>, stack256>,
 };
 
 }  // namespace fastblake::detail::blake3
