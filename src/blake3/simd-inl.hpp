@@ -205,6 +205,10 @@ FASTBLAKE_ALWAYS_INLINE void wide_compress(typename W::reg h[8], const typename 
 template <class W>
 FASTBLAKE_ALWAYS_INLINE void load_transposed(const std::uint8_t* const inputs[W::lanes],
                                              std::size_t offset, typename W::reg m[16]) {
+  if constexpr (requires { W::load_transposed(inputs, offset, m); }) {
+    W::load_transposed(inputs, offset, m);
+    return;
+  }
   for (std::size_t tile = 0; tile < 16 / W::lanes; ++tile) {
     // In temporaries, not in m: m may live in memory (x86_rounds_asm-inl.hpp reads it there),
     // and only the transposed words need to reach it.
@@ -262,7 +266,9 @@ FASTBLAKE_ALWAYS_INLINE void wide_hash(const std::uint8_t* const inputs[W::lanes
   for (int i = 0; i < 8; ++i) h[i] = W::set1(key[i]);
   typename W::reg counter_lo, counter_hi;
   counter_vectors<W>(counter, increment_counter, counter_lo, counter_hi);
-  const typename W::reg len = W::set1(block_len);
+  // The compression's last eight state words; only the flags change from block to block.
+  typename W::reg tail[8] = {W::set1(iv[0]), W::set1(iv[1]), W::set1(iv[2]),     W::set1(iv[3]),
+                             counter_lo,     counter_hi,     W::set1(block_len), W::set1(0)};
   for (std::size_t b = 0; b < blocks; ++b) {
     std::uint8_t block_flags = flags;
     if (b == 0) block_flags |= flags_start;
@@ -278,14 +284,7 @@ FASTBLAKE_ALWAYS_INLINE void wide_hash(const std::uint8_t* const inputs[W::lanes
     }
     typename W::reg m[16];
     load_transposed<W>(inputs, b * block_len, m);
-    const typename W::reg tail[8] = {W::set1(iv[0]),
-                                     W::set1(iv[1]),
-                                     W::set1(iv[2]),
-                                     W::set1(iv[3]),
-                                     counter_lo,
-                                     counter_hi,
-                                     len,
-                                     W::set1(block_flags)};
+    tail[7] = W::set1(block_flags);
     wide_compress<W>(h, tail, m);
   }
   store_transposed<W, 8>(h, out, out_len);

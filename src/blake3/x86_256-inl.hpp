@@ -56,6 +56,31 @@ struct vec256 {
 #endif
 #endif
 
+  // Words 8t .. 8t + 7 of the blocks at inputs[lane] + offset for t = 0, 1: m[w] holds word w
+  // of every lane. Lanes l and l + 4 share a vector from the start (a 128-bit load and an
+  // insert from memory), so a 4 x 4 transpose within each half finishes the job: no
+  // lane-crossing shuffle, whose port the rounds' byte shuffles need.
+  static void load_transposed(const std::uint8_t* const inputs[8], std::size_t offset, reg m[16]) {
+    for (std::size_t quarter = 0; quarter < 4; ++quarter) {
+      reg r[4];
+      for (std::size_t lane = 0; lane < 4; ++lane) {
+        const auto* lo = inputs[lane] + offset + 16 * quarter;
+        const auto* hi = inputs[lane + 4] + offset + 16 * quarter;
+        r[lane] = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lo))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)), 1);
+      }
+      const reg ab01 = _mm256_unpacklo_epi32(r[0], r[1]);
+      const reg ab23 = _mm256_unpackhi_epi32(r[0], r[1]);
+      const reg cd01 = _mm256_unpacklo_epi32(r[2], r[3]);
+      const reg cd23 = _mm256_unpackhi_epi32(r[2], r[3]);
+      m[4 * quarter] = _mm256_unpacklo_epi64(ab01, cd01);
+      m[4 * quarter + 1] = _mm256_unpackhi_epi64(ab01, cd01);
+      m[4 * quarter + 2] = _mm256_unpacklo_epi64(ab23, cd23);
+      m[4 * quarter + 3] = _mm256_unpackhi_epi64(ab23, cd23);
+    }
+  }
+
   // 8 x 8 words: 32-bit and 64-bit interleaves within each 128-bit half, then the halves.
   static void transpose(reg r[8]) {
     const reg ab01 = _mm256_unpacklo_epi32(r[0], r[1]);

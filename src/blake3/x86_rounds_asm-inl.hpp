@@ -16,6 +16,8 @@
 // SSSE3 and SSE2 are the two-operand forms for xmm.
 #pragma once
 
+// clang-format off: its line breaks in these macros do not converge.
+
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX512VL__) && \
     !defined(FASTBLAKE_NO_INLINE_ASM)
 #define FASTBLAKE_BLAKE3_ROUNDS_ASM 1
@@ -54,30 +56,57 @@
           form(op, FASTBLAKE_ASM_REG(R, s2), FASTBLAKE_ASM_REG(R, d2))   \
               form(op, FASTBLAKE_ASM_REG(R, s3), FASTBLAKE_ASM_REG(R, d3))
 
+// c_i += d_i, two-operand form (the SSE flavours).
+#define FASTBLAKE_ASM_SSE_ADDC(R, c0, c1, c2, c3, d0, d1, d2, d3) \
+  FASTBLAKE_ASM_PAIRS(FASTBLAKE_ASM_2OP, "paddd", R, d0, d1, d2, d3, c0, c1, c2, c3)
+
 // ---- the half G, shared by the flavours: `form` and its mnemonics, then the two rotates ----
-#define FASTBLAKE_ASM_HALF(form, add, xor_, rotd, rotb, R, S, a0, a1, a2, a3, b0, b1, b2, b3, c0, \
-                           c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, right, left)               \
-  form(add, FASTBLAKE_ASM_MSG(S, m0), FASTBLAKE_ASM_REG(R, a0))                                   \
-      form(add, FASTBLAKE_ASM_MSG(S, m1), FASTBLAKE_ASM_REG(R, a1))                               \
-          form(add, FASTBLAKE_ASM_MSG(S, m2), FASTBLAKE_ASM_REG(R, a2))                           \
-              form(add, FASTBLAKE_ASM_MSG(S, m3), FASTBLAKE_ASM_REG(R, a3))                       \
-                  FASTBLAKE_ASM_PAIRS(form, add, R, b0, b1, b2, b3, a0, a1, a2, a3)               \
-                      FASTBLAKE_ASM_PAIRS(form, xor_, R, a0, a1, a2, a3, d0, d1, d2, d3)          \
-                          rotd(R, c0, d0, d1, d2, d3) FASTBLAKE_ASM_PAIRS(form, add, R, d0, d1,   \
-                                                                          d2, d3, c0, c1, c2, c3) \
-                              FASTBLAKE_ASM_PAIRS(form, xor_, R, c0, c1, c2, c3, b0, b1, b2, b3)  \
+#define FASTBLAKE_ASM_HALF(form, add, xor_, rotd, addc, rotb, R, S, a0, a1, a2, a3, b0, b1, b2,  \
+                           b3, c0, c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, right, left)      \
+  form(add, FASTBLAKE_ASM_MSG(S, m0), FASTBLAKE_ASM_REG(R, a0))                                  \
+      form(add, FASTBLAKE_ASM_MSG(S, m1), FASTBLAKE_ASM_REG(R, a1))                              \
+          form(add, FASTBLAKE_ASM_MSG(S, m2), FASTBLAKE_ASM_REG(R, a2))                          \
+              form(add, FASTBLAKE_ASM_MSG(S, m3), FASTBLAKE_ASM_REG(R, a3))                      \
+                  FASTBLAKE_ASM_PAIRS(form, add, R, b0, b1, b2, b3, a0, a1, a2, a3)              \
+                      FASTBLAKE_ASM_PAIRS(form, xor_, R, a0, a1, a2, a3, d0, d1, d2, d3)         \
+                          rotd(R, c0, d0, d1, d2, d3) addc(R, c0, c1, c2, c3, d0, d1, d2, d3)    \
+                              FASTBLAKE_ASM_PAIRS(form, xor_, R, c0, c1, c2, c3, b0, b1, b2, b3) \
                                   rotb(R, c0, b0, b1, b2, b3, right, left)
 
-// VEX: byte shuffles for the rotates of d.
-#define FASTBLAKE_ASM_VEX_ROTD16(R, c0, d0, d1, d2, d3) \
-  FASTBLAKE_ASM_FOUR(FASTBLAKE_ASM_3OP, "vpshufb", "%[rot16]", R, d0, d1, d2, d3)
+// VEX. c0 waits in memory from the first half's rotate of d to the second half's rotate of b,
+// its register holding the shuffle mask, then the shifted copies of b, then the mask again: its
+// two updates read it back as a memory operand (c0 = d0 + spill), and only the last rotate
+// reloads it. Three stores and five loads per four G functions; the mask is one load each time.
+#define FASTBLAKE_ASM_VEX_SHUFFLE_D(mask, R, c0, d0, d1, d2, d3)               \
+  "vmovdqu %[" #mask "], " FASTBLAKE_ASM_REG(R, c0) "\n\t" FASTBLAKE_ASM_FOUR( \
+      FASTBLAKE_ASM_3OP, "vpshufb", FASTBLAKE_ASM_REG(R, c0), R, d0, d1, d2, d3)
+#define FASTBLAKE_ASM_VEX_ROTD16(R, c0, d0, d1, d2, d3)                                          \
+  "vmovdqu " FASTBLAKE_ASM_REG(R, c0) ", %[spill]\n\t" FASTBLAKE_ASM_VEX_SHUFFLE_D(rot16, R, c0, \
+                                                                                   d0, d1, d2, d3)
 #define FASTBLAKE_ASM_VEX_ROTD8(R, c0, d0, d1, d2, d3) \
-  FASTBLAKE_ASM_FOUR(FASTBLAKE_ASM_3OP, "vpshufb", "%[rot8]", R, d0, d1, d2, d3)
+  FASTBLAKE_ASM_VEX_SHUFFLE_D(rot8, R, c0, d0, d1, d2, d3)
+#define FASTBLAKE_ASM_VEX_ADDC(R, c0, c1, c2, c3, d0, d1, d2, d3)                     \
+  "vpaddd %[spill], " FASTBLAKE_ASM_REG(R, d0) ", " FASTBLAKE_ASM_REG(                \
+      R, c0) "\n\t" FASTBLAKE_ASM_3OP("vpaddd", FASTBLAKE_ASM_REG(R, d1),             \
+                                      FASTBLAKE_ASM_REG(R, c1))                       \
+      FASTBLAKE_ASM_3OP("vpaddd", FASTBLAKE_ASM_REG(R, d2), FASTBLAKE_ASM_REG(R, c2)) \
+          FASTBLAKE_ASM_3OP("vpaddd", FASTBLAKE_ASM_REG(R, d3), FASTBLAKE_ASM_REG(R, c3))
+#define FASTBLAKE_ASM_VEX_ROT4(R, t, w0, w1, w2, w3, right, left)                           \
+  FASTBLAKE_ASM_VEX_ROT(R, w0, t, right, left)                                              \
+  FASTBLAKE_ASM_VEX_ROT(R, w1, t, right, left) FASTBLAKE_ASM_VEX_ROT(R, w2, t, right, left) \
+      FASTBLAKE_ASM_VEX_ROT(R, w3, t, right, left)
+#define FASTBLAKE_ASM_VEX_ROTB_KEEP(R, c0, b0, b1, b2, b3, right, left)                          \
+  "vmovdqu " FASTBLAKE_ASM_REG(R, c0) ", %[spill]\n\t" FASTBLAKE_ASM_VEX_ROT4(R, c0, b0, b1, b2, \
+                                                                              b3, right, left)
 #define FASTBLAKE_ASM_VEX_ROTB(R, c0, b0, b1, b2, b3, right, left) \
-  FASTBLAKE_ASM_SPILLED("vmovdqu", FASTBLAKE_ASM_VEX_ROT, R, c0, b0, b1, b2, b3, right, left)
-#define FASTBLAKE_ASM_VEX_HALF(rotd, ...)                                                \
-  FASTBLAKE_ASM_HALF(FASTBLAKE_ASM_3OP, "vpaddd", "vpxor", rotd, FASTBLAKE_ASM_VEX_ROTB, \
-                     __VA_ARGS__)
+  FASTBLAKE_ASM_VEX_ROTB_KEEP(R, c0, b0, b1, b2, b3, right, left)  \
+  "vmovdqu %[spill], " FASTBLAKE_ASM_REG(R, c0) "\n\t"
+#define FASTBLAKE_ASM_VEX_HALF1(...)                                                 \
+  FASTBLAKE_ASM_HALF(FASTBLAKE_ASM_3OP, "vpaddd", "vpxor", FASTBLAKE_ASM_VEX_ROTD16, \
+                     FASTBLAKE_ASM_VEX_ADDC, FASTBLAKE_ASM_VEX_ROTB_KEEP, __VA_ARGS__)
+#define FASTBLAKE_ASM_VEX_HALF2(...)                                                \
+  FASTBLAKE_ASM_HALF(FASTBLAKE_ASM_3OP, "vpaddd", "vpxor", FASTBLAKE_ASM_VEX_ROTD8, \
+                     FASTBLAKE_ASM_VEX_ADDC, FASTBLAKE_ASM_VEX_ROTB, __VA_ARGS__)
 
 // SSSE3: byte shuffles too, in the two-operand form.
 #define FASTBLAKE_ASM_SSSE3_ROTD16(R, c0, d0, d1, d2, d3) \
@@ -86,8 +115,13 @@
   FASTBLAKE_ASM_FOUR(FASTBLAKE_ASM_2OP, "pshufb", "%[rot8]", R, d0, d1, d2, d3)
 #define FASTBLAKE_ASM_SSE_ROTB(R, c0, b0, b1, b2, b3, right, left) \
   FASTBLAKE_ASM_SPILLED("movdqa", FASTBLAKE_ASM_SSE_ROT, R, c0, b0, b1, b2, b3, right, left)
-#define FASTBLAKE_ASM_SSSE3_HALF(rotd, ...) \
-  FASTBLAKE_ASM_HALF(FASTBLAKE_ASM_2OP, "paddd", "pxor", rotd, FASTBLAKE_ASM_SSE_ROTB, __VA_ARGS__)
+#define FASTBLAKE_ASM_SSE_HALF(rotd, ...)                                              \
+  FASTBLAKE_ASM_HALF(FASTBLAKE_ASM_2OP, "paddd", "pxor", rotd, FASTBLAKE_ASM_SSE_ADDC, \
+                     FASTBLAKE_ASM_SSE_ROTB, __VA_ARGS__)
+#define FASTBLAKE_ASM_SSSE3_HALF1(...) \
+  FASTBLAKE_ASM_SSE_HALF(FASTBLAKE_ASM_SSSE3_ROTD16, __VA_ARGS__)
+#define FASTBLAKE_ASM_SSSE3_HALF2(...) \
+  FASTBLAKE_ASM_SSE_HALF(FASTBLAKE_ASM_SSSE3_ROTD8, __VA_ARGS__)
 
 // SSE2: the rotate by 16 swaps 16-bit words; the rotate by 8 shifts, through c0's register
 // before c takes its new value.
@@ -99,14 +133,15 @@
   FASTBLAKE_ASM_SSE2_SWAP(R, d1) FASTBLAKE_ASM_SSE2_SWAP(R, d2) FASTBLAKE_ASM_SSE2_SWAP(R, d3)
 #define FASTBLAKE_ASM_SSE2_ROTD8(R, c0, d0, d1, d2, d3) \
   FASTBLAKE_ASM_SPILLED("movdqa", FASTBLAKE_ASM_SSE_ROT, R, c0, d0, d1, d2, d3, 8, 24)
-#define FASTBLAKE_ASM_SSE2_HALF FASTBLAKE_ASM_SSSE3_HALF
+#define FASTBLAKE_ASM_SSE2_HALF1(...) FASTBLAKE_ASM_SSE_HALF(FASTBLAKE_ASM_SSE2_ROTD16, __VA_ARGS__)
+#define FASTBLAKE_ASM_SSE2_HALF2(...) FASTBLAKE_ASM_SSE_HALF(FASTBLAKE_ASM_SSE2_ROTD8, __VA_ARGS__)
 
 // Four G functions: state registers a, b, c, d (four each), message words x and y.
 #define FASTBLAKE_ASM_G4(F, R, S, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, \
                          x0, x1, x2, x3, y0, y1, y2, y3)                                          \
-  F##_HALF(F##_ROTD16, R, S, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0,  \
-           x1, x2, x3, 12, 20) F##_HALF(F##_ROTD8, R, S, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1,  \
-                                        c2, c3, d0, d1, d2, d3, y0, y1, y2, y3, 7, 25)
+  F##_HALF1(R, S, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0, x1, x2, x3, \
+            12, 20) F##_HALF2(R, S, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2,   \
+                              d3, y0, y1, y2, y3, 7, 25)
 
 // One round reading message words s0..s15 in that order: columns, then diagonals (simd-inl.hpp's
 // wide_round).
@@ -133,12 +168,10 @@
   mov " " S "*" #i "(%[" #p "]), " FASTBLAKE_ASM_REG(R, n) "\n\t"
 #define FASTBLAKE_ASM_STORE(mov, R, S, p, n, i) \
   mov " " FASTBLAKE_ASM_REG(R, n) ", " S "*" #i "(%[" #p "])\n\t"
-// clang-format off
 #define FASTBLAKE_ASM_EIGHT(X, mov, R, S, p, first)                                              \
   X(mov, R, S, p, first##0, 0) X(mov, R, S, p, first##1, 1) X(mov, R, S, p, first##2, 2)         \
   X(mov, R, S, p, first##3, 3) X(mov, R, S, p, first##4, 4) X(mov, R, S, p, first##5, 5)         \
   X(mov, R, S, p, first##6, 6) X(mov, R, S, p, first##7, 7)
-// clang-format on
 // Register numbers 0..7 and 8..15 for FASTBLAKE_ASM_EIGHT's token pasting.
 #define FASTBLAKE_ASM_LOW0 0
 #define FASTBLAKE_ASM_LOW1 1
@@ -188,3 +221,4 @@
                : FASTBLAKE_ASM_CLOBBERS)
 
 #endif
+// clang-format on
