@@ -16,7 +16,8 @@
 // SSSE3 and SSE2 are the two-operand forms for xmm.
 #pragma once
 
-// clang-format off: its line breaks in these macros do not converge.
+// clang-format does not converge on these macros:
+// clang-format off
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX512VL__) && \
     !defined(FASTBLAKE_NO_INLINE_ASM)
