@@ -39,6 +39,44 @@ struct vec512 {
   static reg rot7(reg v) { return _mm512_ror_epi32(v, 7); }
 
   static void transpose(reg r[16]) { transpose_16x16_epi32(r); }
+
+  // simd-inl.hpp's load_transposed, with lanes l and l + 8 in one vector from the start (a
+  // 256-bit load and an insert from memory), so that an 8 x 8 transpose within each 256-bit
+  // half finishes the job: 48 shuffles a block, where the 16 x 16 transpose takes 104. 512-bit
+  // shuffles all run on one port, which the rounds need too.
+  static void load_transposed(const std::uint8_t* const inputs[16], std::size_t offset, reg m[16]) {
+    const reg low_lanes = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    const reg high_lanes = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    for (std::size_t half = 0; half < 2; ++half) {
+      reg r[8];
+      for (std::size_t lane = 0; lane < 8; ++lane) {
+        const auto* lo = inputs[lane] + offset + 32 * half;
+        const auto* hi = inputs[lane + 8] + offset + 32 * half;
+        r[lane] = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(lo))),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hi)), 1);
+      }
+      reg s[8], t[8];
+      for (int i = 0; i < 4; ++i) {
+        s[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+        s[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+      }
+      // t[4q + w]: in each 128-bit lane, word w (first lane of a 256-bit half) or 4 + w (second)
+      // of rows 4q .. 4q + 3.
+      for (int q = 0; q < 2; ++q) {
+        t[4 * q] = _mm512_unpacklo_epi64(s[4 * q], s[4 * q + 2]);
+        t[4 * q + 1] = _mm512_unpackhi_epi64(s[4 * q], s[4 * q + 2]);
+        t[4 * q + 2] = _mm512_unpacklo_epi64(s[4 * q + 1], s[4 * q + 3]);
+        t[4 * q + 3] = _mm512_unpackhi_epi64(s[4 * q + 1], s[4 * q + 3]);
+      }
+      // Word w < 4 of rows 0-3 sits in 128-bit lanes 0 and 2 of t[w], of rows 4-7 in t[4 + w];
+      // words 4-7 in lanes 1 and 3.
+      for (int w = 0; w < 4; ++w) {
+        m[8 * half + w] = _mm512_permutex2var_epi64(t[w], low_lanes, t[4 + w]);
+        m[8 * half + 4 + w] = _mm512_permutex2var_epi64(t[w], high_lanes, t[4 + w]);
+      }
+    }
+  }
 };
 
 // Four inputs in one 512-bit vector, each in its own 128-bit quarter as the row form. Used for
