@@ -53,6 +53,14 @@ const availability& available() noexcept {
   return a;
 }
 
+// Read at every avx512 hash_chunks call; the first read decides from the CPU.
+std::atomic<four_chunk_layout>& layout_choice() noexcept {
+  static std::atomic<four_chunk_layout> choice{(cpu_features() & feature_half_rate_512) != 0
+                                                   ? four_chunk_layout::pairs256
+                                                   : four_chunk_layout::rows512};
+  return choice;
+}
+
 const kernels* find_available(std::string_view name) noexcept {
   for (std::size_t i = 0; i < available().count; ++i) {
     if (available().list[i]->name == name) return available().list[i];
@@ -126,6 +134,14 @@ const kernels& active_kernels() noexcept {
 
 void set_active_kernels(const kernels& k) noexcept {
   g_active.store(&k, std::memory_order_release);
+}
+
+four_chunk_layout avx512_four_chunk_layout() noexcept {
+  return layout_choice().load(std::memory_order_relaxed);
+}
+
+void set_avx512_four_chunk_layout(four_chunk_layout layout) noexcept {
+  layout_choice().store(layout, std::memory_order_relaxed);
 }
 
 }  // namespace fastblake::detail::blake3

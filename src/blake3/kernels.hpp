@@ -78,6 +78,13 @@ struct kernels {
                        const std::uint32_t key[8], std::uint8_t flags, std::uint8_t* out);
 };
 
+/// How the avx512 kernels hash the last three or four chunks of a call: as four rows in one
+/// 512-bit vector, or as two interleaved pairs of 256-bit vectors. Chosen from the CPU (pairs
+/// where 512-bit operations run at half rate); tests run both.
+enum class four_chunk_layout : std::uint8_t { rows512, pairs256 };
+FASTBLAKE_API four_chunk_layout avx512_four_chunk_layout() noexcept;
+FASTBLAKE_API void set_avx512_four_chunk_layout(four_chunk_layout layout) noexcept;
+
 /// The portable kernel: plain C++, any CPU, any byte order.
 FASTBLAKE_API extern const kernels portable;
 // One instance per instruction set, where FASTBLAKE_BACKENDS compiled it in.

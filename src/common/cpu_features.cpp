@@ -63,6 +63,11 @@ std::uint32_t detect() noexcept {
     if (leaf7.ebx & (1u << 16)) features |= feature_avx512f;
     if (leaf7.ebx & (1u << 31)) features |= feature_avx512vl;
   }
+  // "AuthenticAMD" in EBX, EDX, ECX of leaf 0: every AMD core with AVX-512 so far (Zen 4, 5).
+  const cpuid_regs vendor = cpuid(0, 0);
+  if (vendor.ebx == 0x68747541 && vendor.edx == 0x69746E65 && vendor.ecx == 0x444D4163) {
+    features |= feature_half_rate_512;
+  }
   return features;
 }
 

@@ -46,6 +46,30 @@ TEST_P(KernelDifferential, HashChunks) {
   }
 }
 
+// The avx512 kernels hash three or four leftover chunks in one of two layouts, chosen from the
+// CPU: both, whichever this CPU would choose.
+TEST(KernelLayouts, Avx512FourChunksInBothLayouts) {
+  const k3::kernels* avx512 = nullptr;
+  for (const k3::kernels* k : k3::available_kernels())
+    if (k->name == "avx512") avx512 = k;
+  if (avx512 == nullptr) GTEST_SKIP() << "no avx512 backend on this CPU or build";
+  const k3::four_chunk_layout chosen = k3::avx512_four_chunk_layout();
+  random_source rng(test_seed() + 19);
+  for (const auto layout : {k3::four_chunk_layout::rows512, k3::four_chunk_layout::pairs256}) {
+    k3::set_avx512_four_chunk_layout(layout);
+    for (std::size_t n = 1; n <= 40; ++n) {
+      const auto input = rng.bytes(n * k3::chunk_len);
+      const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+      const auto key = random_key(rng);
+      std::vector<std::uint8_t> ours(n * k3::out_len), expected(n * k3::out_len);
+      avx512->hash_chunks(in, n, key.data(), carry_counters[2], 0, ours.data());
+      k3::portable.hash_chunks(in, n, key.data(), carry_counters[2], 0, expected.data());
+      EXPECT_EQ(ours, expected) << n << " chunks, layout " << static_cast<int>(layout);
+    }
+  }
+  k3::set_avx512_four_chunk_layout(chosen);
+}
+
 TEST_P(KernelDifferential, HashParents) {
   random_source rng(test_seed() + 11);
   for (std::size_t n = 0; n <= max_count(); ++n) {
