@@ -324,15 +324,26 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
                                         const std::uint32_t key[8], std::uint8_t flags,
                                         std::uint8_t* out) {
   alignas(64) static constexpr std::uint8_t zeros[block_len] = {};
+  // Each lane's last block: read in place when it is whole, else copied and padded with zeros.
   alignas(64) std::uint8_t tails[W::lanes][block_len];
+  const std::uint8_t* last_block[W::lanes];
   std::size_t last[W::lanes];  // index of each lane's last block
   std::size_t steps = 0;
+  bool together = true;     // every lane finishes at the same step
+  bool same_length = true;  // and at the same length: one block length and one flags word a step
   for (std::size_t lane = 0; lane < W::lanes; ++lane) {
     last[lane] = lengths[lane] == 0 ? 0 : (lengths[lane] - 1) / block_len;
     steps = std::max(steps, last[lane] + 1);
+    together = together && last[lane] == last[0];
+    same_length = same_length && lengths[lane] == lengths[0];
     const std::size_t rest = lengths[lane] - last[lane] * block_len;
-    std::memset(tails[lane], 0, block_len);
-    if (rest != 0) std::memcpy(tails[lane], inputs[lane] + last[lane] * block_len, rest);
+    if (rest == block_len) {
+      last_block[lane] = inputs[lane] + last[lane] * block_len;
+    } else {
+      std::memset(tails[lane], 0, block_len);
+      if (rest != 0) std::memcpy(tails[lane], inputs[lane] + last[lane] * block_len, rest);
+      last_block[lane] = tails[lane];
+    }
   }
   typename W::reg h[8];
   for (int i = 0; i < 8; ++i) h[i] = W::set1(key[i]);
@@ -349,7 +360,7 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
         blocks[lane] = inputs[lane] + b * block_len;
         lens[lane] = block_len;
       } else if (b == last[lane]) {
-        blocks[lane] = tails[lane];
+        blocks[lane] = last_block[lane];
         lens[lane] = static_cast<std::uint32_t>(lengths[lane] - b * block_len);
         f |= chunk_end | root;
         finishing = true;
@@ -361,10 +372,18 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
     }
     typename W::reg m[16];
     load_transposed<W>(blocks, 0, m);
-    const typename W::reg tail[8] = {
-        W::set1(iv[0]), W::set1(iv[1]), W::set1(iv[2]), W::set1(iv[3]),
-        zero,           zero,           W::loadu(lens), W::loadu(lane_flags)};
+    // Broadcasts where every lane agrees: a vector loaded from sixteen scalar stores waits for
+    // them to retire.
+    const typename W::reg tail[8] = {W::set1(iv[0]),
+                                     W::set1(iv[1]),
+                                     W::set1(iv[2]),
+                                     W::set1(iv[3]),
+                                     zero,
+                                     zero,
+                                     same_length ? W::set1(lens[0]) : W::loadu(lens),
+                                     same_length ? W::set1(lane_flags[0]) : W::loadu(lane_flags)};
     wide_compress<W>(h, tail, m);
+    if (together) continue;
     if (finishing) {
       alignas(64) std::uint8_t now[W::lanes][out_len];
       store_transposed<W, 8>(h, &now[0][0], out_len);
@@ -372,7 +391,11 @@ FASTBLAKE_ALWAYS_INLINE void wide_roots(const std::uint8_t* const inputs[W::lane
         if (last[lane] == b) std::memcpy(digests[lane], now[lane], out_len);
     }
   }
-  std::memcpy(out, digests, sizeof digests);
+  if (together) {
+    store_transposed<W, 8>(h, out, out_len);
+  } else {
+    std::memcpy(out, digests, sizeof digests);
+  }
 }
 
 // ---- a few chunks at once as stacked rows ----

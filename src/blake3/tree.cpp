@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <fastblake/blake3.hpp>
 #include <fastblake/thread_pool.hpp>
@@ -670,6 +671,9 @@ namespace {
 // Hashes inputs in windows of a bounded size (no allocation). In each window the inputs of at
 // most one chunk are ordered by block count, a counting sort over 0..16 blocks, so that each
 // SIMD group of hash_roots runs about as long as its own inputs; larger inputs go one by one.
+// hash_many_in_mode writes a window's digests into outputs as bytes.
+static_assert(sizeof(digest) == out_size && std::is_trivially_copyable_v<digest>);
+
 void hash_many_in_mode(std::span<const std::span<const std::byte>> inputs,
                        std::span<digest> outputs, const key_words& key, std::uint8_t flags) {
   if (inputs.size() != outputs.size()) {
@@ -681,6 +685,24 @@ void hash_many_in_mode(std::span<const std::span<const std::byte>> inputs,
   constexpr std::size_t buckets = k3::blocks_per_chunk + 1;
   for (std::size_t start = 0; start < inputs.size(); start += window) {
     const std::size_t end = std::min(inputs.size(), start + window);
+    // A window whose inputs all have one block count (a batch of equal sizes) needs no sort:
+    // the digests go straight to outputs, in order.
+    const std::size_t blocks_of_first = (inputs[start].size() + k3::block_len - 1) / k3::block_len;
+    bool uniform = inputs[start].size() <= k3::chunk_len;
+    for (std::size_t i = start + 1; uniform && i < end; ++i) {
+      uniform = (inputs[i].size() + k3::block_len - 1) / k3::block_len == blocks_of_first;
+    }
+    if (uniform) {
+      const std::uint8_t* pointers[window];
+      std::size_t lengths[window];
+      for (std::size_t i = start; i < end; ++i) {
+        pointers[i - start] = reinterpret_cast<const std::uint8_t*>(inputs[i].data());
+        lengths[i - start] = inputs[i].size();
+      }
+      k.hash_roots(pointers, lengths, end - start, key.data(), flags,
+                   reinterpret_cast<std::uint8_t*>(outputs.data() + start));
+      continue;
+    }
     std::size_t first[buckets + 1] = {};
     for (std::size_t i = start; i < end; ++i) {
       const std::size_t len = inputs[i].size();

@@ -68,6 +68,32 @@ TEST_P(Blake3Many, EachOutputIsTheOneShotHash) {
   }
 }
 
+// Windows whose inputs share one block count take a path of their own (no sort, digests written
+// in place): equal lengths, and lengths that differ within one block count.
+TEST_P(Blake3Many, BatchesOfOneBlockCount) {
+  random_source rng(test_seed() + 21);
+  for (std::size_t len : {0u, 1u, 63u, 64u, 65u, 128u, 1000u, 1023u, 1024u}) {
+    for (std::size_t n : {1u, 2u, 7u, 16u, 17u, 256u, 300u, 600u}) {
+      for (const bool vary : {false, true}) {
+        batch b;
+        for (std::size_t i = 0; i < n; ++i) {
+          // Shorter by up to a block's worth, never below the previous block count.
+          const std::size_t floor = len == 0 ? 0 : (len - 1) / b3::block_size * b3::block_size + 1;
+          b.storage.push_back(
+              rng.bytes(vary && len > floor ? floor + rng.below(len - floor + 1) : len));
+        }
+        for (const auto& st : b.storage) b.spans.emplace_back(st);
+        std::vector<b3::digest> out(n);
+        b3::hash_many(b.spans, out);
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(out[i], b3::hash(b.spans[i]))
+              << "input " << i << " of " << n << ", length " << b.spans[i].size();
+        }
+      }
+    }
+  }
+}
+
 TEST_P(Blake3Many, MismatchedSizesThrowAndWriteNothing) {
   const auto input = vector_input(10);
   const std::vector<std::span<const std::byte>> inputs(3, std::span<const std::byte>(input));
