@@ -581,7 +581,8 @@ constexpr automatic_t automatic;
 // The digest of one chunk or less straight from the input: its whole blocks but the last in
 // one compress_blocks call, the last one padded and compressed as the root. No chunk state, no
 // copies but the last block's: at 64 B this is most of the time a hash takes besides the
-// compression.
+// compression. The kernels' hash_roots does the same for one input, but through its dispatch
+// over vector widths: 64 B took 0.71 GB/s that way against 0.95 here (avx512, Intel Xeon).
 digest small_digest(const k3::kernels& k, std::span<const std::byte> input, const key_words& key,
                     std::uint8_t flags) noexcept {
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(input.data());
