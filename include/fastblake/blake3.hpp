@@ -152,12 +152,13 @@ class FASTBLAKE_API mode {
   std::uint8_t flags_;
 };
 
-/// Reads the extendable output of a finished hash: up to 2^64 - 1 bytes, from any position.
-/// Bytes [0, 32) are the digest.
+/// Reads the extendable output of a finished hash from any position. Bytes [0, 32) are the
+/// digest. BLAKE3 defines 2^64 output bytes; reads past byte 2^64 - 1 go on as the official
+/// implementations' do (output blocks numbered from 2^58 on), and position() then counts
+/// modulo 2^64.
 class FASTBLAKE_API output_reader {
  public:
   /// Writes the next out.size() output bytes and advances the position by as many.
-  /// Throws std::out_of_range, writing nothing, if the read would pass position 2^64 - 1.
   /// From auto_parallel_output_min_size bytes on, the default thread pool writes them.
   void fill(std::span<std::byte> out);
   void fill(std::span<std::uint8_t> out) { fill(std::as_writable_bytes(out)); }
@@ -165,8 +166,11 @@ class FASTBLAKE_API output_reader {
   void fill(std::span<std::byte> out, thread_pool& pool);
 
   /// Moves to any position; the next fill starts there.
-  void seek(std::uint64_t position) noexcept { position_ = position; }
-  std::uint64_t position() const noexcept { return position_; }
+  void seek(std::uint64_t position) noexcept {
+    block_ = position / 64;
+    offset_ = static_cast<std::uint8_t>(position % 64);
+  }
+  std::uint64_t position() const noexcept { return block_ * 64 + offset_; }
 
  private:
   friend class hasher;
@@ -176,7 +180,8 @@ class FASTBLAKE_API output_reader {
   void fill(std::span<std::byte> out, thread_pool* pool);
 
   detail::output_node root_;
-  std::uint64_t position_ = 0;
+  std::uint64_t block_ = 0;  // the output block the next byte is in
+  std::uint8_t offset_ = 0;  // and its place there
 };
 
 /// Incremental hashing. A value type that never allocates: copy it to fork a hash.

@@ -38,7 +38,8 @@ FASTBLAKE_API const char* fastblake_active_backend(void);
 enum {
   /** A file shrank while it was being hashed: its hash would be wrong. */
   FASTBLAKE_ETRUNCATED = -1,
-  /** An output read would pass byte 2^64 - 1 of the extendable output. */
+  /** Never returned now that BLAKE3 output goes on past byte 2^64 - 1; kept for code that
+   * names it. */
   FASTBLAKE_EOUTPUT_RANGE = -2
 };
 
@@ -102,8 +103,8 @@ FASTBLAKE_API void fastblake_blake3_hasher_update_parallel(fastblake_blake3_hash
  * The state is left alone: updates may continue. */
 FASTBLAKE_API void fastblake_blake3_hasher_finalize(const fastblake_blake3_hasher* self,
                                                     uint8_t* out, size_t out_len);
-/** As fastblake_blake3_hasher_finalize, from output position `seek`. Returns 0, or
- * FASTBLAKE_EOUTPUT_RANGE, writing nothing, if the output would pass byte 2^64 - 1. */
+/** As fastblake_blake3_hasher_finalize, from output position `seek`; past byte 2^64 - 1 the
+ * output goes on as the official C's does. Returns 0. */
 FASTBLAKE_API int fastblake_blake3_hasher_finalize_seek(const fastblake_blake3_hasher* self,
                                                         uint64_t seek, uint8_t* out,
                                                         size_t out_len);

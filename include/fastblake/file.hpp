@@ -28,6 +28,9 @@ enum class file_strategy {
   mmap,
   /// The file mapped into memory and hashed on the pool's threads.
   mmap_parallel,
+  /// As read, but every descriptor, regular files too, is read with read(2) from its offset,
+  /// which moves past what was hashed: the bytes are consumed, as a tool reads standard input.
+  stream,
 };
 
 /// What update_from_file() and the others do beyond the defaults.
@@ -70,7 +73,8 @@ FASTBLAKE_API void update_from_file(hasher& h, const std::filesystem::path& path
                                     const file_options& options, std::error_code& ec) noexcept;
 
 /// Absorbs what can be read from the open descriptor fd, from its current offset on (the
-/// offset is not moved for regular files). The descriptor is not closed.
+/// offset is not moved for regular files, but by file_strategy::stream). The descriptor is
+/// not closed.
 FASTBLAKE_API void update_from_fd(hasher& h, int fd, const file_options& options = {});
 FASTBLAKE_API void update_from_fd(hasher& h, int fd, const file_options& options,
                                   std::error_code& ec) noexcept;

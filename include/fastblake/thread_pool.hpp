@@ -51,8 +51,12 @@ void call_erased(void* f) {
 /// no join() may be running then.
 class FASTBLAKE_API thread_pool {
  public:
+  /// The most threads a pool takes.
+  static constexpr std::size_t max_threads = 4096;
+
   /// Starts threads - 1 workers (threads == 0 means default_threads()). Throws
-  /// std::system_error if the system refuses a thread.
+  /// std::system_error: std::errc::invalid_argument for more than max_threads, else the
+  /// system's error if it refuses a thread.
   explicit thread_pool(std::size_t threads = default_threads());
   ~thread_pool();
   thread_pool(const thread_pool&) = delete;

@@ -129,30 +129,29 @@ digest root_digest(const k3::kernels& k, const output_node& node) noexcept {
 
 // Writes n bytes of the root's extendable output from byte `position` on. Output block i is
 // the root compressed with counter i; whole blocks go straight to out through xof_many.
-void root_output_serial(const k3::kernels& k, const output_node& node, std::uint64_t position,
-                        std::uint8_t* out, std::size_t n) noexcept {
+// Output bytes from `skip` bytes into block number `block` on. Counting blocks, not bytes,
+// lets the output run on past byte 2^64 - 1 as the official implementations' does.
+void root_output_serial(const k3::kernels& k, const output_node& node, std::uint64_t block,
+                        std::size_t skip, std::uint8_t* out, std::size_t n) noexcept {
   const auto flags = static_cast<std::uint8_t>(node.flags | k3::root);
-  std::uint8_t block[k3::block_len];
-  if (const std::size_t skip = position % k3::block_len; skip != 0 && n > 0) {
-    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, position / k3::block_len,
-               flags, block, 1);
+  std::uint8_t bytes[k3::block_len];
+  if (skip != 0 && n > 0) {
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, block, flags, bytes, 1);
     const std::size_t take = std::min(k3::block_len - skip, n);
-    std::memcpy(out, block + skip, take);
+    std::memcpy(out, bytes + skip, take);
     out += take;
     n -= take;
-    position += take;
+    ++block;
   }
   if (const std::size_t whole = n / k3::block_len; whole > 0) {
-    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, position / k3::block_len,
-               flags, out, whole);
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, block, flags, out, whole);
     out += whole * k3::block_len;
     n -= whole * k3::block_len;
-    position += whole * k3::block_len;
+    block += whole;
   }
   if (n > 0) {
-    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, position / k3::block_len,
-               flags, block, 1);
-    std::memcpy(out, block, n);
+    k.xof_many(node.input_cv.data(), node.block.data(), node.block_len, block, flags, bytes, 1);
+    std::memcpy(out, bytes, n);
   }
 }
 
@@ -168,30 +167,28 @@ std::size_t parallel_piece(std::size_t n, std::size_t threads) noexcept {
 }
 
 // root_output_serial, split in halves across the pool down to pieces of `piece` bytes.
-void root_output_split(const k3::kernels& k, const output_node& node, std::uint64_t position,
-                       std::uint8_t* out, std::size_t n, thread_pool& pool,
+void root_output_split(const k3::kernels& k, const output_node& node, std::uint64_t block,
+                       std::size_t skip, std::uint8_t* out, std::size_t n, thread_pool& pool,
                        std::size_t piece) noexcept {
   if (n <= piece) {
-    root_output_serial(k, node, position, out, n);
+    root_output_serial(k, node, block, skip, out, n);
     return;
   }
   // Split at a block boundary so that neither half recomputes a shared block.
-  const std::uint64_t end = position + n;
-  const std::uint64_t middle = (position + n / 2) / k3::block_len * k3::block_len;
-  const auto left = static_cast<std::size_t>(middle - position);
-  pool.join([&] { root_output_split(k, node, position, out, left, pool, piece); },
+  const std::size_t left_blocks = (skip + n / 2) / k3::block_len;
+  const std::size_t left = left_blocks * k3::block_len - skip;
+  pool.join([&] { root_output_split(k, node, block, skip, out, left, pool, piece); },
             [&] {
-              root_output_split(k, node, middle, out + left, static_cast<std::size_t>(end - middle),
-                                pool, piece);
+              root_output_split(k, node, block + left_blocks, 0, out + left, n - left, pool, piece);
             });
 }
 
-void root_output(const k3::kernels& k, const output_node& node, std::uint64_t position,
-                 std::uint8_t* out, std::size_t n, thread_pool* pool) noexcept {
+void root_output(const k3::kernels& k, const output_node& node, std::uint64_t block,
+                 std::size_t skip, std::uint8_t* out, std::size_t n, thread_pool* pool) noexcept {
   if (pool == nullptr || pool->size() == 1) {
-    root_output_serial(k, node, position, out, n);
+    root_output_serial(k, node, block, skip, out, n);
   } else {
-    root_output_split(k, node, position, out, n, *pool, parallel_piece(n, pool->size()));
+    root_output_split(k, node, block, skip, out, n, *pool, parallel_piece(n, pool->size()));
   }
 }
 
@@ -371,13 +368,11 @@ mode mode::derive_key(std::string_view context) noexcept {
 // ---- output_reader ----
 
 void output_reader::fill(std::span<std::byte> out, thread_pool* pool) {
-  if (out.size() > std::numeric_limits<std::uint64_t>::max() - position_) {
-    throw std::out_of_range(
-        "fastblake::blake3::output_reader: the output ends at position 2^64 - 1");
-  }
-  root_output(k3::active_kernels(), root_, position_, reinterpret_cast<std::uint8_t*>(out.data()),
-              out.size(), pool);
-  position_ += out.size();
+  root_output(k3::active_kernels(), root_, block_, offset_,
+              reinterpret_cast<std::uint8_t*>(out.data()), out.size(), pool);
+  const std::size_t end = offset_ + out.size() % k3::block_len;
+  block_ += out.size() / k3::block_len + end / k3::block_len;
+  offset_ = static_cast<std::uint8_t>(end % k3::block_len);
 }
 
 void output_reader::fill(std::span<std::byte> out) { fill(out, automatic_output_pool(out.size())); }
@@ -542,7 +537,7 @@ digest hasher::finalize() const {
 
 void hasher::finalize(std::span<std::byte> out) const {
   require_root("finalize()");
-  root_output(k3::active_kernels(), final_node(), 0, reinterpret_cast<std::uint8_t*>(out.data()),
+  root_output(k3::active_kernels(), final_node(), 0, 0, reinterpret_cast<std::uint8_t*>(out.data()),
               out.size(), automatic_output_pool(out.size()));
 }
 
@@ -661,7 +656,7 @@ void derive_key(std::string_view context, std::span<const std::byte> material,
   const k3::kernels& k = k3::active_kernels();
   const output_node root = one_shot_root(k, material, context_key(context), k3::derive_key_material,
                                          automatic_input_pool(material.size()), true);
-  root_output(k, root, 0, reinterpret_cast<std::uint8_t*>(out.data()), out.size(),
+  root_output(k, root, 0, 0, reinterpret_cast<std::uint8_t*>(out.data()), out.size(),
               automatic_output_pool(out.size()));
 }
 

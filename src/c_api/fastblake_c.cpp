@@ -210,7 +210,7 @@ const char* fastblake_strerror(int status) {
     case FASTBLAKE_ETRUNCATED:
       return "the file shrank while it was being hashed";
     case FASTBLAKE_EOUTPUT_RANGE:
-      return "the output would pass byte 2^64 - 1";
+      return "the output would pass its end";
     default:
       return status > 0 ? std::strerror(status) : "unknown fastblake status";
   }

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -172,6 +174,11 @@ struct thread_pool::shared {
 
 thread_pool::thread_pool(std::size_t threads)
     : shared_(std::make_unique<shared>()), size_(threads == 0 ? default_threads() : threads) {
+  if (size_ > max_threads) {
+    throw std::system_error(std::make_error_code(std::errc::invalid_argument),
+                            "fastblake::thread_pool: " + std::to_string(size_) +
+                                " threads asked for, at most " + std::to_string(max_threads));
+  }
   shared_->workers.reserve(size_ - 1);
   try {
     for (std::size_t i = 1; i < size_; ++i)

@@ -185,12 +185,15 @@ std::error_code short_read(const source& src, std::uint64_t done, std::uint64_t 
 // Regular files are read with pread from src.offset, leaving the descriptor's offset alone,
 // up to the size fstat gave when hashing started (a file that grows is hashed to that size) or
 // to their end if that comes first: files in /proc and /sys report sizes (0, 4096) that are not
-// their contents'. A size of 0, and anything not a regular file, is read to its end.
+// their contents'. A size of 0, anything not a regular file, and a stream are read to their end.
 std::error_code hash_by_reading(hasher& h, const source& src, const file_options& options,
                                 bool threads) {
-  const bool regular = S_ISREG(src.info.st_mode);
   const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
-  const std::uint64_t total = regular && size > src.offset ? size - src.offset : 0;
+  const std::uint64_t size_left =
+      S_ISREG(src.info.st_mode) && size > src.offset ? size - src.offset : 0;
+  // A stream is read to its end with read(2), whatever its size said.
+  const bool regular = S_ISREG(src.info.st_mode) && options.strategy != file_strategy::stream;
+  const std::uint64_t total = regular ? size_left : 0;
   const bool bounded = total > 0;
   off_t position = static_cast<off_t>(src.offset);
   off_t* at = regular ? &position : nullptr;
@@ -206,7 +209,7 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
     h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
     if (bounded || static_cast<std::size_t>(n) < sizeof buffer) {
       if (const std::error_code ec = short_read(src, done, total)) return ec;
-      if (!report(options, done, total)) {
+      if (!report(options, done, size_left)) {
         return std::make_error_code(std::errc::operation_canceled);
       }
       return {};
@@ -247,14 +250,15 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
     if (got < 0) return errno_code(read_errno);
     if (done - reported >= options.progress_step) {
       reported = done;
-      if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
+      if (!report(options, done, size_left))
+        return std::make_error_code(std::errc::operation_canceled);
     }
     std::swap(current, next);
     have = got;
   }
   if (have < 0) return errno_code();
   if (const std::error_code ec = short_read(src, done, total)) return ec;
-  if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
+  if (!report(options, done, size_left)) return std::make_error_code(std::errc::operation_canceled);
   return {};
 }
 
@@ -285,9 +289,14 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
 
   const auto* data = static_cast<const std::byte*>(map) + (src.offset - map_from);
   const std::uint64_t total = size - src.offset;
-  const std::uint64_t window = std::min(
-      mmap_window, std::bit_ceil(std::max<std::uint64_t>(options.progress_step, 1u << 20)));
+  // A progress step under the window size makes windows of the next power of two (at least
+  // 1 MiB); bit_ceil is only asked about steps below the window, where it cannot overflow.
+  const std::uint64_t window =
+      options.progress_step >= mmap_window
+          ? mmap_window
+          : std::bit_ceil(std::max<std::uint64_t>(options.progress_step, 1u << 20));
   std::uint64_t done = 0;
+  std::uint64_t reported = 0;
   while (done < total) {
     // Windows end on multiples of the window size (counted from the hash's start), so that
     // each one is whole subtrees of the tree.
@@ -307,8 +316,9 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
     madvise(const_cast<std::byte*>(from), static_cast<std::size_t>(data + end - from),
             MADV_DONTNEED);
     done = end;
-    if (done < total && !report(options, done, total)) {
-      return std::make_error_code(std::errc::operation_canceled);
+    if (done < total && done - reported >= options.progress_step) {
+      reported = done;
+      if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
     }
   }
   if (guard.faulted()) return make_error_code(file_errc::truncated);
@@ -342,7 +352,7 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
                    : file_strategy::read;
   }
   // Nothing to map when the size is 0 (files in /proc say 0 whatever they hold): read.
-  if (strategy != file_strategy::read &&
+  if (strategy != file_strategy::read && strategy != file_strategy::stream &&
       (!regular || static_cast<std::uint64_t>(src.info.st_size) <= src.offset)) {
     strategy = file_strategy::read;
   }
@@ -351,7 +361,7 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
   hasher work = h;
   std::error_code ec;
   try {
-    if (strategy == file_strategy::read) {
+    if (strategy == file_strategy::read || strategy == file_strategy::stream) {
       ec = hash_by_reading(work, src, options, threads);
     } else {
       ec = hash_by_mapping(work, src, options, strategy == file_strategy::mmap_parallel,

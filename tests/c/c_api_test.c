@@ -48,7 +48,7 @@ static void test_library(void) {
   CHECK(strcmp(fastblake_strerror(0), "success") == 0);
   CHECK(strcmp(fastblake_strerror(ENOENT), strerror(ENOENT)) == 0);
   CHECK(strstr(fastblake_strerror(FASTBLAKE_ETRUNCATED), "shrank") != NULL);
-  CHECK(strstr(fastblake_strerror(FASTBLAKE_EOUTPUT_RANGE), "2^64") != NULL);
+  CHECK(strstr(fastblake_strerror(FASTBLAKE_EOUTPUT_RANGE), "its end") != NULL);
   CHECK(strcmp(fastblake_strerror(-1000), "unknown fastblake status") == 0);
 }
 
@@ -133,11 +133,10 @@ static void test_blake3_hasher(void) {
       CHECK(fastblake_blake3_hasher_finalize_seek(&h, seek, got, 100) == 0);
       CHECK(memcmp(got, want, 100) == 0);
 
-      /* A read past 2^64 - 1 is refused and writes nothing. */
-      memset(got, 0x5a, sizeof got);
-      CHECK(fastblake_blake3_hasher_finalize_seek(&h, UINT64_MAX - 10, got, 100) ==
-            FASTBLAKE_EOUTPUT_RANGE);
-      for (int i = 0; i < 100; ++i) CHECK(got[i] == 0x5a);
+      /* Past byte 2^64 - 1 the output goes on as the official C's does. */
+      expected_mode(mode, in, n, UINT64_MAX - 10, want, 100);
+      CHECK(fastblake_blake3_hasher_finalize_seek(&h, UINT64_MAX - 10, got, 100) == 0);
+      CHECK(memcmp(got, want, 100) == 0);
 
       /* A copy forks the hash, leaving the original alone; reset starts over in the same mode. */
       uint8_t digest[32], forked[32], after[32];

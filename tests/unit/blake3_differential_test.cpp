@@ -3,12 +3,14 @@
 // seeks, under every kernel configuration.
 #include <array>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include <fastblake/blake3.hpp>
+#include <fastblake/thread_pool.hpp>
 
 #include "blake3.h"
 #include "kernel_fixture.hpp"
@@ -73,9 +75,12 @@ case_mode random_case_mode(random_source& rng) {
 }
 
 std::uint64_t random_seek(random_source& rng) {
-  switch (rng.below(4)) {
+  switch (rng.below(5)) {
     case 0:
       return 0;
+    case 4:
+      // Reads that pass byte 2^64 - 1, where the official output goes on.
+      return std::numeric_limits<std::uint64_t>::max() - rng.below(3000);
     case 1:
       return rng.below(2000);
     case 2:
@@ -127,6 +132,23 @@ TEST_P(Blake3Differential, RandomCasesMatchTheOfficialImplementation) {
     reader.fill(our_out);
     EXPECT_EQ(to_hex(our_out), to_hex(official_out));
   }
+}
+
+TEST_P(Blake3Differential, ALargeReadAcrossByte2To64OnThreads) {
+  const std::vector<std::byte> input(3000, std::byte{7});
+  blake3_hasher official;
+  blake3_hasher_init(&official);
+  blake3_hasher_update(&official, input.data(), input.size());
+  const std::uint64_t seek = std::numeric_limits<std::uint64_t>::max() - (300 << 10) + 5;
+  std::vector<std::byte> want(1 << 20), got(1 << 20);
+  blake3_hasher_finalize_seek(&official, seek, reinterpret_cast<std::uint8_t*>(want.data()),
+                              want.size());
+  thread_pool pool(4);
+  b3::output_reader reader = b3::hasher().update(input).finalize_xof();
+  reader.seek(seek);
+  reader.fill(got, pool);
+  EXPECT_EQ(to_hex(got), to_hex(want));
+  EXPECT_EQ(reader.position(), seek + got.size()) << "positions count modulo 2^64";
 }
 
 TEST_P(Blake3Differential, LargeInputs) {

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -30,9 +31,9 @@ namespace {
 namespace b3 = fastblake::blake3;
 namespace fs = std::filesystem;
 
-constexpr b3::file_strategy all_strategies[] = {b3::file_strategy::automatic,
-                                                b3::file_strategy::read, b3::file_strategy::mmap,
-                                                b3::file_strategy::mmap_parallel};
+constexpr b3::file_strategy all_strategies[] = {
+    b3::file_strategy::automatic, b3::file_strategy::read, b3::file_strategy::mmap,
+    b3::file_strategy::mmap_parallel, b3::file_strategy::stream};
 
 std::string name_of(b3::file_strategy s) {
   switch (s) {
@@ -44,6 +45,8 @@ std::string name_of(b3::file_strategy s) {
       return "mmap";
     case b3::file_strategy::mmap_parallel:
       return "mmap_parallel";
+    case b3::file_strategy::stream:
+      return "stream";
   }
   return "?";
 }
@@ -134,8 +137,36 @@ TEST_F(FileHashing, DescriptorsFromTheirCurrentOffset) {
     b3::hasher h;
     b3::update_from_fd(h, fd, options);
     EXPECT_EQ(h.finalize(), b3::hash(std::span(data).subspan(4096 + 3)));
-    EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), 4096 + 3);  // a regular file's offset stays
+    // A regular file's offset stays, but for a stream, which consumes what it read.
+    EXPECT_EQ(::lseek(fd, 0, SEEK_CUR),
+              s == b3::file_strategy::stream ? static_cast<off_t>(data.size()) : 4096 + 3);
     ::close(fd);
+  }
+}
+
+TEST_F(FileHashing, ProgressStepsAtTheirLimits) {
+  random_source rng(test_seed() + 9);
+  const std::vector<std::byte> data = rng.bytes((40u << 20) + 5);
+  const fs::path p = write("steps", data);
+  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  for (const std::uint64_t step :
+       {std::uint64_t{0}, std::uint64_t{1}, (std::uint64_t{1} << 63) + 1, max - 1, max}) {
+    for (b3::file_strategy s : all_strategies) {
+      SCOPED_TRACE(name_of(s) + ", step " + std::to_string(step));
+      std::size_t calls = 0;
+      b3::file_options options;
+      options.strategy = s;
+      options.progress_step = step;
+      options.progress = [&](std::uint64_t, std::uint64_t) { return ++calls, true; };
+      EXPECT_EQ(b3::hash_file(p, options), b3::hash(data));
+      // A step past the size reports the end only; small steps report once per buffer or
+      // window of at least 1 MiB, never per byte.
+      if (step > data.size()) {
+        EXPECT_EQ(calls, 1u);
+      } else {
+        EXPECT_LE(calls, data.size() / (1u << 20) + 2);
+      }
+    }
   }
 }
 
@@ -289,6 +320,8 @@ TEST_F(FileHashing, AFileThatShrinksWhileHashedIsAnErrorNotACrash) {
   for (b3::file_strategy s : all_strategies) {
     // Under an emulator that does not deliver SIGBUS for a shrunk mapped file, reading only.
     if (!sigbus && s != b3::file_strategy::read) continue;
+    // A stream reads to whatever end it finds, as a tool reads standard input.
+    if (s == b3::file_strategy::stream) continue;
     SCOPED_TRACE(name_of(s));
     const fs::path p = write("shrinks", data);
     b3::file_options options;
@@ -317,6 +350,8 @@ TEST_F(FileHashing, AFileThatGrowsIsHashedToItsSizeAtTheStart) {
   const std::vector<std::byte> data = rng.bytes((5u << 20) + 7);
   const std::vector<std::byte> more = rng.bytes(3u << 20);
   for (b3::file_strategy s : all_strategies) {
+    // A stream reads to whatever end it finds, as a tool reads standard input.
+    if (s == b3::file_strategy::stream) continue;
     SCOPED_TRACE(name_of(s));
     const fs::path p = write("grows", data);
     b3::file_options options;

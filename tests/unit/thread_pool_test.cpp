@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -167,6 +169,18 @@ TEST(ThreadPool, StartsAndStopsCleanly) {
     thread_pool pool(1 + static_cast<std::size_t>(i % 8));
     if (i % 2 == 0) {
       EXPECT_EQ(forked_sum(pool, 0, 100), 4950u);
+    }
+  }
+}
+
+TEST(ThreadPool, TooManyThreadsIsASystemError) {
+  for (const std::size_t n : {thread_pool::max_threads + 1, std::size_t{1} << 40,
+                              std::numeric_limits<std::size_t>::max()}) {
+    try {
+      thread_pool pool(n);
+      ADD_FAILURE() << n << " threads were started";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code(), std::errc::invalid_argument) << n;
     }
   }
 }
