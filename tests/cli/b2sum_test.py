@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """CLI tests of fastblake's b2sum: a drop-in replacement for GNU coreutils' b2sum (9.1, Debian
 12's). Every case of the GNU command line runs both tools, with the same arguments, standard
-input, directory and environment (LC_ALL=C), and requires the same exit status, standard output
-and standard error, byte for byte. A few expected outputs are also written out (cross-checked
+input, directory and environment (LC_ALL=C, or the locale FASTBLAKE_TEST_LOCALE names, so that the
+suite runs under UTF-8 locales too), and requires the same exit status, standard output and
+standard error, byte for byte. A few expected outputs are also written out (cross-checked
 with Python's hashlib), so the test means something where GNU's b2sum is missing. Our additions
-(-a/--algorithm, -j/--jobs, --num-threads) are tested on their own.
+(-a/--algorithm, -j/--jobs, --num-threads, tags of the other algorithms) are tested on their own,
+with round trips: every line ours writes checks as OK.
 
 Usage: b2sum_test.py PATH_TO_OUR_B2SUM
        B2SUM_TEST_GNU_ONLY=1 b2sum_test.py /usr/bin/b2sum   (self-check: skips our additions)
@@ -26,7 +28,18 @@ cases = 0
 # GNU's behavior (POSIXLY_CORRECT changes option parsing; the locale, messages and quoting).
 BASE_ENV = {k: v for k, v in os.environ.items()
             if k not in ("POSIXLY_CORRECT", "LANG", "LANGUAGE") and not k.startswith("LC_")}
-BASE_ENV["LC_ALL"] = "C"
+LOCALE = os.environ.get("FASTBLAKE_TEST_LOCALE", "C")
+BASE_ENV["LC_ALL"] = LOCALE
+if subprocess.run(["locale"], env=BASE_ENV, capture_output=True).stderr:
+    print(f"the locale {LOCALE} is not installed: skipped")
+    sys.exit(77)
+UTF8 = subprocess.run(["locale", "charmap"], env=BASE_ENV, capture_output=True,
+                      text=True).stdout.strip() == "UTF-8"
+
+
+def Q(text):
+    """gnulib's quote() of plain text: in a UTF-8 locale between curly quotes."""
+    return b"\xe2\x80\x98" + text + b"\xe2\x80\x99" if UTF8 else b"'" + text + b"'"
 
 
 def run(tool, args, stdin=b"", cwd=None, merge=False, stdout="pipe", argv0="b2sum", env=None):
@@ -173,6 +186,19 @@ with tempfile.TemporaryDirectory() as d:
     odd_names = ["with space", "back\\slash", "new\nline", "car\rret", os.fsdecode(b"bad\xffutf8"),
                  "m\\i\nx\r", " lead", "*star", "tab\tname", "\u00e9", "colon:name", "paren)name",
                  "it's"]
+    # Every class of character a UTF-8 locale may not print, for the quoting of names in
+    # messages: C0 and C1 controls, DEL, line and paragraph separators, format characters,
+    # unassigned and private-use code points, noncharacters, surrogates, overlong and truncated
+    # sequences, code points past U+10FFFF; and printable ones beside them.
+    unprintable_names = [os.fsdecode(b) for b in (
+        b"esc\x1b[31m", b"del\x7f", b"c1\xc2\x85", b"c1\xc2\x9b2J", b"ls\xe2\x80\xa8",
+        b"ps\xe2\x80\xa9", b"zwsp\xe2\x80\x8b", b"bom\xef\xbb\xbf", b"rlo\xe2\x80\xae",
+        b"unassigned\xcd\xb8", b"private\xee\x80\x80", b"nonchar\xef\xbf\xbe",
+        b"surrogate\xed\xa0\x80", b"overlong\xc0\xaf", b"truncated\xe2\x82",
+        b"past\xf4\x90\x80\x80", b"last\xf4\x8f\xbf\xbf", b"cjk\xe4\xb8\xad",
+        b"combining e\xcc\x81", b"emoji\xf0\x9f\x98\x80", b"replacement\xef\xbf\xbd",
+        b"nbsp\xc2\xa0", b"quote\xe2\x80\x98x\xe2\x80\x99", b"\xe2\x80\xa8")]
+    odd_names += unprintable_names
     for n in odd_names:
         write(n, ABC_DATA)
     write("-dash", ABC_DATA)
@@ -216,11 +242,11 @@ with tempfile.TemporaryDirectory() as d:
     expect("quoted name in a message", ["no such"], 1, b"",
            b"b2sum: 'no such': No such file or directory\n")
     expect("-l 7", ["-l", "7", "abc"], 1, b"",
-           b"b2sum: invalid length: '7'\nb2sum: length is not a multiple of 8\n")
+           b"b2sum: invalid length: " + Q(b"7") + b"\nb2sum: length is not a multiple of 8\n")
     expect("-l 520", ["-l", "520", "abc"], 1, b"",
-           b"b2sum: invalid length: '520'\nb2sum: maximum digest length for 'BLAKE2b' is 512 "
-           b"bits\n")
-    expect("-l abc", ["-l", "abc", "abc"], 1, b"", b"b2sum: invalid length: 'abc'\n")
+           b"b2sum: invalid length: " + Q(b"520") + b"\nb2sum: maximum digest length for " +
+           Q(b"BLAKE2b") + b" is 512 bits\n")
+    expect("-l abc", ["-l", "abc", "abc"], 1, b"", b"b2sum: invalid length: " + Q(b"abc") + b"\n")
     expect("--tag -t", ["--tag", "-t", "abc"], 1, b"",
            b"b2sum: --tag does not support --text mode\n" + USAGE_TAIL)
     expect("-c --tag", ["-c", "--tag", "x"], 1, b"",
@@ -290,6 +316,13 @@ with tempfile.TemporaryDirectory() as d:
         same_as_gnu(f"name {n!r} --tag", ["--tag", n])
         same_as_gnu(f"name {n!r} -z", ["-z", n])
         same_as_gnu(f"name {n!r} -z --tag -l 8", ["-z", "--tag", "-l", "8", n])
+    # Names quoted in messages (quotef) and values quoted in them (quote), in every locale.
+    for n in unprintable_names + ["\u00e9", "it's", "tab\tname"]:
+        same_as_gnu(f"missing name {n!r}", ["missing-" + n])
+        same_as_gnu(f"-l {n!r}", ["-l", n])
+    same_as_gnu("checking missing unprintable names",
+                ["-c"], b"".join(ABC + b"  missing-" + os.fsencode(n) + b"\n"
+                                 for n in unprintable_names))
     same_as_gnu("name -dash after --", ["--", "-dash"])
     same_as_gnu("name ./-dash", ["./-dash"])
     same_as_gnu("absolute name", [os.path.join(d, "abc")])
@@ -522,7 +555,6 @@ with tempfile.TemporaryDirectory() as d:
         "SHA256 tag": b"SHA256 (abc) = " + hashlib.sha256(ABC_DATA).hexdigest().encode() + b"\n",
         "SHA512 tag": b"SHA512 (abc) = " + hashlib.sha512(ABC_DATA).hexdigest().encode() + b"\n",
         "MD5 tag": b"MD5 (abc) = " + hashlib.md5(ABC_DATA).hexdigest().encode() + b"\n",
-        "BLAKE2s tag": b"BLAKE2s (abc) = " + b2s(ABC_DATA) + b"\n",
         "BLAKE2 tag": b"BLAKE2 (abc) = " + H + b"\n",
         "lowercase tag": b"blake2b (abc) = " + H + b"\n",
         "BLAKE2bp tag": b"BLAKE2bp (abc) = " + H + b"\n",
@@ -697,6 +729,28 @@ with tempfile.TemporaryDirectory() as d:
         if GNU:
             check("-j 3 against GNU", run_ours(["-j", "3"] + many + ["missing"]),
                   run(GNU, many + ["missing"], cwd=d))
+        # Round trips: every line ours writes checks as OK with -c and no other option (with
+        # -a for an untagged line of another algorithm, which names none).
+        roundtrip_names = ["abc", "empty", "big", "new\nline", "back\\slash", "car\rret",
+                           "paren)name", "it's", " lead"] + unprintable_names
+        for algo in ("blake2b", "blake2s", "blake2bp", "blake2sp"):
+            for extra in ([], ["--tag"], ["-l", "128"], ["--tag", "-l", "128"], ["-b"],
+                          ["--tag", "-l", "8"]):
+                status, out, err = run_ours(["-a", algo] + extra + roundtrip_names)
+                check(f"-a {algo} {' '.join(extra)}: hashed", (status, err), (0, b""))
+                write("roundtrip.sums", out)
+                names_algo = [] if "--tag" in extra or algo == "blake2b" else ["-a", algo]
+                status, verdicts, err = run_ours(["-c"] + names_algo + ["roundtrip.sums"])
+                check(f"-a {algo} {' '.join(extra)}: checks back as OK",
+                      (status, err, verdicts.count(b": OK\n")), (0, b"", len(roundtrip_names)))
+        # Tags of the other algorithms name them; a BLAKE2b digest under BLAKE2bp's tag still
+        # passes, as GNU reads that tag as BLAKE2b.
+        for tag, fn in (("BLAKE2s", b2s), ("BLAKE2bp", b2bp), ("BLAKE2sp", b2sp), ("BLAKE2bp", b2)):
+            expect(f"-c a {tag} line of {fn.__name__}", ["-c"], 0, b"abc: OK\n",
+                   stdin=tag.encode() + b" (abc) = " + fn(ABC_DATA) + b"\n")
+        expect("-c a BLAKE2s line, wrong digest", ["-c"], 1, b"abc: FAILED\n",
+               b"b2sum: WARNING: 1 computed checksum did NOT match\n",
+               stdin=b"BLAKE2s (abc) = " + b2s(b"x") + b"\n")
         for args in (["-a", "bogus"], ["-a", ""], ["--algorithm=blake3"], ["-a", "BLAKE2B"],
                      ["-j", "abc"]):
             status, out, err = run_ours(args + ["abc"])

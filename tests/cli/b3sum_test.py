@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """CLI tests of fastblake's b3sum: expected outputs, and byte-for-byte agreement with the
-official b3sum (Debian's package) on every case its version supports, when it is installed.
+official b3sum (Debian's package) on every case its version supports, when it is installed;
+fastblake's own options (GNU's check options, -z, -r and -L, --progress in a pseudo-terminal);
+round trips (every line written checks as OK). Runs in the locale FASTBLAKE_TEST_LOCALE names
+(C by default).
 
 Usage: b3sum_test.py PATH_TO_OUR_B3SUM
+       (FASTBLAKE_FAIL_IO: the fault-injection library, which slows reads for --progress)
 """
 import os
+import pty
 import resource
+import select
 import shutil
 import subprocess
 import sys
@@ -14,10 +20,21 @@ import tempfile
 OURS = os.path.abspath(sys.argv[1])
 OFFICIAL = shutil.which("b3sum", path="/usr/bin")
 failures = []
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
+ENV["LC_ALL"] = os.environ.get("FASTBLAKE_TEST_LOCALE", "C")
+if subprocess.run(["locale"], env=ENV, capture_output=True).stderr:
+    print(f"the locale {ENV['LC_ALL']} is not installed: skipped")
+    sys.exit(77)
 
 
-def run(tool, args, stdin=b"", cwd=None):
-    p = subprocess.run([tool] + args, input=stdin, capture_output=True, cwd=cwd)
+def run(tool, args, stdin=b"", cwd=None, stdout=subprocess.PIPE):
+    """STDIN: bytes, or an open file (read from its offset)."""
+    if isinstance(stdin, bytes):
+        p = subprocess.run([tool] + args, input=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                           cwd=cwd, env=ENV, timeout=120)
+    else:
+        p = subprocess.run([tool] + args, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                           cwd=cwd, env=ENV, timeout=120)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -168,6 +185,165 @@ with tempfile.TemporaryDirectory() as d:
          if os.path.exists(f)
          for a in ([], ["--no-mmap"])]:
         same_as_official(name, args, stdin, cwd=d)
+
+    # Standard input is a stream even when it is a regular file: read from its offset, and
+    # consumed, as the official b3sum and GNU read it.
+    for tool in [OURS] + ([OFFICIAL] if OFFICIAL else []):
+        with open(os.path.join(d, "big"), "rb") as f:
+            f.seek(1000)
+            status, out, _ = run(tool, ["-"], f, cwd=d)
+            check(f"{tool}: stdin a regular file at an offset, consumed", f.tell(),
+                  os.path.getsize(os.path.join(d, "big")))
+        check(f"{tool}: stdin at an offset hashes the rest",
+              (status, out.split(b" ")[0]),
+              (0, run(OURS, ["--no-names", "-"], (bytes(range(256)) * 4099)[1000:])[1][:-1]))
+
+    # I/O errors around the hashed files: check files that are directories or missing, output
+    # to a full device, a key that cannot be read.
+    os.mkdir(os.path.join(d, "adir"))
+    expect("check a directory", ["-c", "adir"], 1, b"",
+           b"Error: Is a directory (os error 21)\n", cwd=d)
+    expect("check sums then a missing file", ["-c", "sums", "nope", "sums"], 1,
+           run(OURS, ["-c", "sums"], cwd=d)[1], b"Error: No such file or directory (os error 2)\n",
+           cwd=d)
+    with open("/dev/full", "wb") as full:
+        for args in (["-c", "sums"], ["abc"], ["--raw", "abc"], ["-l", "100000", "abc"]):
+            status, _, err = run(OURS, args, cwd=d, stdout=full)
+            check(f"{' '.join(args)} > /dev/full", (status, err),
+                  (1, b"b3sum: No space left on device\n"))
+    directory = os.open(os.path.join(d, "adir"), os.O_RDONLY)
+    expect("a key from a directory", ["--keyed", "abc"], 1, b"",
+           b"Error: Is a directory (os error 21)\n", stdin=directory, cwd=d)
+    os.close(directory)
+    same_as_official("check a directory", ["-c", "adir"], cwd=d)
+    same_as_official("check then a missing file", ["-c", "sums", "nope", "sums"], cwd=d)
+
+    # Output of any length streams in bounded memory (the child's peak resident set).
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    with open(os.devnull, "wb") as null:
+        for args in (["-l", "50000000", "abc"], ["--raw", "-l", "50000000", "abc"]):
+            check(" ".join(args) + " > /dev/null", run(OURS, args, cwd=d, stdout=null)[0], 0)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if peak > max(before, 64 * 1024):
+        failures.append(f"-l 50000000: a child's peak resident set reached {peak} KiB")
+    # Past byte 2^64 - 1 the output goes on as the official C's (checked against it in the
+    # library's tests); here: no abort, and the seek is honoured.
+    status, out, err = run(OURS, ["--seek", str(2**64 - 1), "-l", "3", "abc"], cwd=d)
+    check("--seek 2^64-1 -l 3", (status, len(out), err), (0, 6 + 6, b""))
+    tail = run(OURS, ["--seek", str(2**64 - 2), "-l", "4", "--no-names", "abc"], cwd=d)[1]
+    check("--seek 2^64-2 continues --seek 2^64-1", tail[2:8], out[:6])
+
+    # GNU's check options.
+    write("mixed.sums", ABC + b"  abc\n" + b"0" * 64 + b"  abc\nxx\n" + ABC + b"  nope\n")
+    expect("-c mixed", ["-c", "mixed.sums"], 1,
+           b"abc: OK\nabc: FAILED\nnope: FAILED (No such file or directory (os error 2))\n",
+           b"b3sum: Short line\n", cwd=d)
+    expect("-c --status mixed", ["-c", "--status", "mixed.sums"], 1, b"",
+           b"b3sum: nope: No such file or directory (os error 2)\n", cwd=d)
+    expect("-c --status --warn mixed", ["-c", "--status", "--warn", "mixed.sums"], 1,
+           b"abc: OK\nabc: FAILED\nnope: FAILED (No such file or directory (os error 2))\n",
+           b"b3sum: Short line\n", cwd=d)
+    expect("-c --ignore-missing mixed", ["-c", "--ignore-missing", "mixed.sums"], 1,
+           b"abc: OK\nabc: FAILED\n", b"b3sum: Short line\n", cwd=d)
+    write("present.sums", ABC + b"  abc\n" + ABC + b"  nope\n")
+    expect("-c --ignore-missing", ["-c", "--ignore-missing", "present.sums"], 0, b"abc: OK\n",
+           cwd=d)
+    write("absent.sums", ABC + b"  nope\n")
+    expect("-c --ignore-missing, none verified", ["-c", "--ignore-missing", "absent.sums"], 1,
+           b"", b"b3sum: absent.sums: no file was verified\n", cwd=d)
+    expect("-c --status, all good", ["-c", "--status", "present.sums"], 1, b"",
+           b"b3sum: nope: No such file or directory (os error 2)\n", cwd=d)
+    expect("-c --status --ignore-missing", ["-c", "--status", "--ignore-missing",
+                                            "present.sums"], 0, b"", cwd=d)
+    expect("-c --strict -w", ["-cw", "--strict", "present.sums", "--ignore-missing"], 0,
+           b"abc: OK\n", cwd=d)
+    for flag in ("--status", "--strict", "--ignore-missing", "-w", "--warn"):
+        status, out, err = run(OURS, [flag, "abc"], cwd=d)
+        check(f"{flag} without --check", (status, out, err.startswith(b"error: ")), (2, b"", True))
+    status, _, err = run(OURS, ["-c", "-z", "sums"], cwd=d)
+    check("-c -z", (status, err.startswith(b"error: ")), (2, True))
+
+    # -z: NUL ends lines, names unescaped.
+    expect("-z", ["-z", "abc", "new\nline"], 0, ABC + b"  abc\0" + ABC + b"  new\nline\0", cwd=d)
+    expect("-z --tag", ["-z", "--tag", "back\\slash"], 0,
+           b"BLAKE3 (back\\slash) = " + ABC + b"\0", cwd=d)
+
+    # -r: directories walked in byte order; links followed only with -L.
+    tree = os.path.join(d, "tree")
+    for sub in ("b", "a", "a/z", "a/y"):
+        os.makedirs(os.path.join(tree, sub), exist_ok=True)
+    for f in ("a/z/2", "a/y/1", "a/0", "b/B", "b/a", "c", "C"):
+        write(os.path.join("tree", f), f.encode())
+    os.symlink("c", os.path.join(tree, "link-to-c"))
+    os.symlink(".", os.path.join(tree, "a", "loop"))
+    os.mkfifo(os.path.join(tree, "fifo"))
+    status, out, err = run(OURS, ["-r", "tree"], cwd=d)
+    names = [line.split(b"  ", 1)[1] for line in out.splitlines()]
+    check("-r order", (status, names, err), (0, [b"tree/C", b"tree/a/0", b"tree/a/y/1",
+                                                 b"tree/a/z/2", b"tree/b/B", b"tree/b/a",
+                                                 b"tree/c"], b""))
+    write("tree.sums", out)
+    expect("-r output checks back", ["-c", "tree.sums"], 0,
+           b"".join(n + b": OK\n" for n in names), cwd=d)
+    status, out, err = run(OURS, ["-r", "-L", "tree/"], cwd=d)
+    check("-r -L follows links, reports the loop",
+          (status, b"tree/link-to-c" in out, b"tree/a/loop: Too many levels" in err),
+          (1, True, True))
+    check("-r -L, no doubled slash", b"tree//" in out, False)
+    check("-r -j 3 equals -r", run(OURS, ["-r", "-j", "3", "tree", "abc"], cwd=d),
+          run(OURS, ["-r", "tree", "abc"], cwd=d))
+    status, out, err = run(OURS, ["-L", "tree"], cwd=d)
+    check("-L without -r", status, 2)
+    check("a directory without -r", run(OURS, ["tree"], cwd=d)[2],
+          b"b3sum: tree: Is a directory (os error 21)\n")
+
+    # Round trips: every line written checks as OK with -c and no other option.
+    roundtrip = ["abc", "empty", "big", "with space", "back\\slash", "new\nline",
+                 "carriage\rreturn"]
+    for extra in ([], ["--tag"], ["--tag", "-l", "64"], ["--tag", "-l", "1"], ["-j", "3"],
+                  ["--no-mmap"]):
+        status, out, err = run(OURS, extra + roundtrip, cwd=d)
+        write("roundtrip.sums", out)
+        status, verdicts, err = run(OURS, ["-c", "roundtrip.sums"], cwd=d)
+        check(f"{' '.join(extra)}: checks back", (status, err, verdicts.count(b": OK\n")),
+              (0, b"", len(roundtrip)))
+
+    # --progress in a pseudo-terminal: a bar, redrawn, and a clean line left behind.
+    slow = os.path.join(d, "slow")
+    with open(slow, "wb") as f:
+        f.truncate(96 << 20)
+    def progress_run(args):
+        leader, follower = pty.openpty()
+        env = dict(ENV, LD_PRELOAD=os.environ.get("FASTBLAKE_FAIL_IO", ""),
+                   FASTBLAKE_DELAY_PATH="slow", FASTBLAKE_DELAY_US="20000")
+        p = subprocess.Popen([OURS, "--progress", "--no-mmap"] + args, cwd=d, env=env,
+                             stdout=subprocess.PIPE, stderr=follower)
+        os.close(follower)
+        drawn = b""
+        while True:
+            ready, _, _ = select.select([leader], [], [], 30)
+            if not ready:
+                break
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        out = p.stdout.read()
+        return p.wait(timeout=60), out, drawn
+    if os.environ.get("FASTBLAKE_FAIL_IO"):
+        status, out, drawn = progress_run(["slow", "abc"])
+        check("--progress: status and output", (status, out.count(b"\n")), (0, 2))
+        check("--progress: a bar with sizes, rate and time left",
+              all(x in drawn for x in (b"slow  [", b"/ 96.0 MiB", b"/s", b"left", b"total (")),
+              True)
+        check("--progress: at most ten redraws a second", drawn.count(b"\r") < 200, True)
+        check("--progress: a clean line at the end", drawn.endswith(b"\r\x1b[K\x1b[1A\r\x1b[K"),
+              True)
+    status, out, err = run(OURS, ["--progress", "abc"], cwd=d)
+    check("--progress: nothing on stderr when it is not a terminal", (status, err), (0, b""))
 
 if failures:
     print("\n".join(failures))

@@ -2,7 +2,9 @@
 """Hostile inputs for both tools (docs/reliability.md): directories, /dev/null, FIFOs,
 unreadable files, names too long, names holding every byte value 1-255, check files with NUL
 bytes, very long lines, invalid hex and wrong digest lengths, a read error in the middle of a
-file, and standard output closed early (SIGPIPE, default and ignored) or full.
+file, I/O errors injected on check files, standard input and standard output (after some data
+too), closed standard descriptors, and standard output closed early (SIGPIPE, default and
+ignored) or full.
 
 Every case must end, within a time limit, with the same status, standard output and standard
 error as the reference tool (the official b3sum, GNU coreutils' b2sum) where that is installed
@@ -32,13 +34,20 @@ failures = []
 rows = []
 
 
-def run(tool, args, cwd, stdin=b"", env=None, sigpipe=None):
+def run(tool, args, cwd, stdin=b"", env=None, sigpipe=None, closed=None):
     """(status, stdout, stderr) of TOOL ARGS; a negative status is the killing signal.
     SIGPIPE: None runs normally; "default" or "ignored" reads 100 bytes of standard output,
     then closes it while the tool still writes, with SIGPIPE's disposition so."""
     environ = dict(ENV)
     environ.update(env or {})
     name = "b2sum" if tool.endswith("b2sum") else "b3sum"
+    if closed is not None:
+        try:
+            p = subprocess.run([name] + args, executable=tool, capture_output=True, cwd=cwd,
+                               env=environ, timeout=60, preexec_fn=lambda: os.close(closed))
+            return p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired:
+            return "timed out", b"", b""
     if sigpipe is None:
         try:
             p = subprocess.run([name] + args, executable=tool, input=stdin, capture_output=True,
@@ -184,6 +193,47 @@ with tempfile.TemporaryDirectory() as d:
              env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": "big",
                   "FASTBLAKE_FAIL_AFTER": str(1 << 20)},
              want=lambda r: r[0] == 1 and r[2] == error and len(lines(r[1])) == 2)
+
+        # Errors on every descriptor the tools touch, not only the hashed files (fault
+        # injection): a check file failing after its first line, standard output failing after
+        # some data and at once, standard input failing; every verdict before the error kept.
+        sums = run(OURS[tool], ["abc", "abc", "abc"], d)[1]
+        write(f"{tool}.three", sums)
+        first_line = len(sums.split(b"\n")[0]) + 1
+        read_error = (b"Error: Input/output error (os error 5)\n" if tool == "b3sum"
+                      else b"b2sum: " + f"{tool}.three".encode() + b": read error\n")
+        case(tool, "a read error in a check file", ["-c", f"{tool}.three"], d, compare=False,
+             env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": f"{tool}.three",
+                  "FASTBLAKE_FAIL_AFTER": str(first_line)},
+             want=lambda r: r[0] == 1 and r[1] == b"abc: OK\n" and r[2] == read_error)
+        case(tool, "a check file that cannot be opened", ["-c", f"{tool}.three"], d,
+             compare=False,
+             env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": f"{tool}.three",
+                  "FASTBLAKE_FAIL_OP": "open", "FASTBLAKE_FAIL_ERRNO": "13"},
+             want=lambda r: r[0] == 1 and r[1] == b"" and b"Permission denied" in r[2])
+        write_error = (b"b3sum: No space left on device\n" if tool == "b3sum"
+                       else b"b2sum: write error\n")
+        for after in ("0", "10"):
+            for args in (["-c", f"{tool}.three"], every_byte_args):
+                case(tool, f"stdout failing after {after} bytes ({args[0]})", args, d,
+                     compare=False,
+                     env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": "fd:1",
+                          "FASTBLAKE_FAIL_OP": "write", "FASTBLAKE_FAIL_AFTER": after,
+                          "FASTBLAKE_FAIL_ERRNO": "28"},
+                     want=lambda r: r[0] == 1 and r[2] == write_error)
+        stdin_error = (b"b3sum: -: Input/output error (os error 5)\n" if tool == "b3sum"
+                       else b"b2sum: -: Input/output error\n")
+        case(tool, "standard input failing", ["-"], d, compare=False, stdin=b"x" * 100000,
+             env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": "fd:0",
+                  "FASTBLAKE_FAIL_AFTER": "1000"},
+             want=lambda r: r[0] == 1 and r[1] == b"" and r[2] == stdin_error)
+        # Closed standard descriptors: no check file takes their place.
+        for closed in (0, 1, 2):
+            got = case(tool, f"descriptor {closed} closed while checking", ["-c", f"{tool}.three"],
+                       d, compare=tool == "b2sum", closed=closed)
+            with open(path(f"{tool}.three"), "rb") as f:
+                if f.read() != sums:
+                    failures.append(f"{tool}: descriptor {closed} closed: the check file changed")
 
         # Standard output closed early, SIGPIPE left to kill (as for coreutils) or ignored.
         many = every_byte_args * 8

@@ -72,6 +72,21 @@ std::string escaped(std::string_view name) {
   return out;
 }
 
+std::optional<algorithm> tagged_algorithm(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && is_blank(line[i])) ++i;
+  if (i < line.size() && line[i] == '\\') ++i;
+  const std::string_view rest = line.substr(i);
+  for (std::size_t a = 0; a < std::size(algorithms); ++a) {
+    const std::string_view tag = algorithms[a].tag;
+    if (rest.size() > tag.size() && rest.starts_with(tag) &&
+        (rest[tag.size()] == '-' || rest[tag.size()] == '(' || is_blank(rest[tag.size()]))) {
+      return static_cast<algorithm>(a);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<parsed_line> parse_line(std::string_view line, algorithm algo, plain_form& form) {
   const std::size_t max_bytes = info(algo).max_bytes;
   std::size_t i = 0;
@@ -85,7 +100,7 @@ std::optional<parsed_line> parse_line(std::string_view line, algorithm algo, pla
     }
     return raw.find('\0') == std::string_view::npos && unescape(raw, out);
   };
-  parsed_line p{"", "", 0};
+  parsed_line p{"", "", 0, algo};
   const std::string_view tag = info(algo).tag;
   if (line.substr(i, tag.size()) == tag) {
     std::size_t k = i + tag.size();

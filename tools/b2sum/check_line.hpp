@@ -34,7 +34,12 @@ struct parsed_line {
   std::string hex;
   std::string name;
   std::size_t bytes;
+  algorithm algo;  // the algorithm the line was parsed for
 };
+
+/// The algorithm whose tag the line starts with exactly (after blanks and an escaping
+/// backslash), followed by '-', a blank or '(': BLAKE2bp for "BLAKE2bp (f) = ...".
+std::optional<algorithm> tagged_algorithm(std::string_view line);
 
 /// Plain lines name their file after the hex and one blank, with a mode character (' ' or
 /// '*') before the name unless the line is in the "reversed BSD" form; as GNU, the first line

@@ -16,10 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cwchar>
+#include <cwctype>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <variant>
 #include <vector>
 
@@ -28,6 +31,9 @@
 #include <fastblake/config.hpp>
 #include <fastblake/thread_pool.hpp>
 
+#include "../common/check.hpp"
+#include "../common/io.hpp"
+#include "../common/threads.hpp"
 #include "check_line.hpp"
 
 namespace {
@@ -38,33 +44,35 @@ using b2sum::algorithms;
 using b2sum::escaped;
 using b2sum::info;
 using b2sum::parsed_line;
+using b2sum::tagged_algorithm;
 
 const char* program = "b2sum";
 bool utf8_locale = false;
 // Whether standard input was read: GNU then closes it at exit and reports a failure.
 bool stdin_used = false;
-// Bytes given to standard output (ftell cannot tell on a pipe).
-std::size_t bytes_written = 0;
-
-void output(std::string_view bytes) {
-  bytes_written += bytes.size();
-  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-}
+tools::output out(STDOUT_FILENO);
 
 // ---- messages ----
 
 bool printable_ascii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
 
-// Whether a UTF-8 locale would print bytes [i, i + n) as one character (a valid multibyte
-// sequence); n is set to its length.
-bool utf8_character(std::string_view s, std::size_t i, std::size_t& n) {
+// Whether the locale prints the character at s[i] as it is, as gnulib's quotearg decides:
+// its bytes [i, i + n) are one valid multibyte character that iswprint accepts. When it is not,
+// all n bytes are escaped: one for an invalid byte, the rest of s for an incomplete character.
+bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
+  n = 1;
   const auto c = static_cast<unsigned char>(s[i]);
-  n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-  if (n == 0 || c > 0xf4 || i + n > s.size()) return false;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+  if (MB_CUR_MAX == 1) return printable_ascii(c);
+  std::mbstate_t state{};
+  wchar_t w;
+  const std::size_t r = std::mbrtowc(&w, s.data() + i, s.size() - i, &state);
+  if (r == static_cast<std::size_t>(-1) || r == 0) return false;
+  if (r == static_cast<std::size_t>(-2)) {
+    n = s.size() - i;
+    return false;
   }
-  return true;
+  n = r;
+  return std::iswprint(static_cast<std::wint_t>(w)) != 0;
 }
 
 // The C escape of a byte that cannot be printed: \n, \t, ... or three octal digits.
@@ -95,21 +103,21 @@ std::string c_escape(unsigned char c) {
 // gnulib's quote() (locale quoting): 'x' in C escapes or, in a UTF-8 locale, ‘x’.
 std::string quote(std::string_view s) {
   std::string q = utf8_locale ? "\xe2\x80\x98" : "'";
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    if (c >= 0x80 && utf8_locale && utf8_character(s, i, n)) {
-      q.append(s.substr(i, n));
-      i += n - 1;
+    std::size_t n = 1;
+    if (!printable_character(s, i, n)) {
+      for (std::size_t k = 0; k < n; ++k) q.append(c_escape(static_cast<unsigned char>(s[i + k])));
     } else if (c == '\\') {
       q.append("\\\\");
     } else if (c == '\'' && !utf8_locale) {
       q.append("\\'");
-    } else if (printable_ascii(c)) {
-      q.push_back(static_cast<char>(c));
     } else {
-      q.append(c_escape(c));
+      // As gnulib: the closing quote inside the text gets a backslash.
+      if (utf8_locale && s.substr(i, n) == "\xe2\x80\x99") q.push_back('\\');
+      q.append(s.substr(i, n));
     }
+    i += n;
   }
   q.append(utf8_locale ? "\xe2\x80\x99" : "'");
   return q;
@@ -123,10 +131,7 @@ std::string quotef(std::string_view s) {
   constexpr std::string_view bare =
       "%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz";
   const auto shown_as_is = [&](std::size_t i, std::size_t& n) {
-    n = 1;
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) return utf8_locale && utf8_character(s, i, n);
-    return printable_ascii(c);
+    return printable_character(s, i, n);
   };
   bool needs_quotes = s.empty();
   bool only_single_quotes = true;
@@ -140,6 +145,7 @@ std::string quotef(std::string_view s) {
       i += n - 1;
       continue;
     }
+    i += n - 1;
     needs_quotes = true;
     if (c != '\'') only_single_quotes = false;
   }
@@ -156,8 +162,10 @@ std::string quotef(std::string_view s) {
     std::size_t n = 1;
     if (!shown_as_is(i, n)) {
       q.append(quoted_run_open ? "'$'" : "$'");
-      while (i < s.size() && !shown_as_is(i, n))
-        q.append(c_escape(static_cast<unsigned char>(s[i++])));
+      while (i < s.size() && !shown_as_is(i, n)) {
+        for (const std::size_t end = i + n; i < end; ++i)
+          q.append(c_escape(static_cast<unsigned char>(s[i])));
+      }
       q.append("'");
       quoted_run_open = false;
       --i;
@@ -178,14 +186,16 @@ std::string quotef(std::string_view s) {
   return q;
 }
 
+void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
+
 void message(const std::string& text) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "%s: %s\n", program, text.c_str());
+  out.flush();
+  to_stderr(std::string(program) + ": " + text + "\n");
 }
 
 [[noreturn]] void usage_error(const std::string& text) {
   if (!text.empty()) message(text);
-  std::fprintf(stderr, "Try '%s --help' for more information.\n", program);
+  to_stderr(std::string("Try '") + program + " --help' for more information.\n");
   std::exit(EXIT_FAILURE);
 }
 
@@ -195,55 +205,56 @@ void message(const std::string& text) {
 }
 
 void print_help() {
-  bytes_written += 1;
-  std::printf(
-      "Usage: %s [OPTION]... [FILE]...\n"
-      "Print or check BLAKE2b (512-bit) checksums.\n"
-      "\n"
-      "With no FILE, or when FILE is -, read standard input.\n"
-      "\n"
-      "Mandatory arguments to long options are mandatory for short options too.\n"
-      "  -a, --algorithm=NAME  blake2b (the default), blake2s, blake2bp or blake2sp\n"
-      "  -b, --binary          read in binary mode\n"
-      "  -c, --check           read checksums from the FILEs and check them\n"
-      "  -j, --jobs=N          hash up to N files at once, printing in argument order\n"
-      "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
-      "                          the blake2 algorithm and must be a multiple of 8\n"
-      "      --num-threads=N   threads for the leaves of blake2bp and blake2sp\n"
-      "      --tag             create a BSD-style checksum\n"
-      "  -t, --text            read in text mode (default)\n"
-      "  -z, --zero            end each output line with NUL, not newline,\n"
-      "                          and disable file name escaping\n"
-      "\n"
-      "The following five options are useful only when verifying checksums:\n"
-      "      --ignore-missing  don't fail or report status for missing files\n"
-      "      --quiet           don't print OK for each successfully verified file\n"
-      "      --status          don't output anything, status code shows success\n"
-      "      --strict          exit non-zero for improperly formatted checksum lines\n"
-      "  -w, --warn            warn about improperly formatted checksum lines\n"
-      "\n"
-      "      --help        display this help and exit\n"
-      "      --version     output version information and exit\n"
-      "\n"
-      "The sums are computed as described in RFC 7693.\n"
-      "When checking, the input should be a former output of this program.\n"
-      "The default mode is to print a line with: checksum, a space,\n"
-      "a character indicating input mode ('*' for binary, ' ' for text\n"
-      "or where binary is insignificant), and name for each FILE.\n"
-      "\n"
-      "Note: There is no difference between binary mode and text mode on GNU systems.\n"
-      "\n"
-      "GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n"
-      "Report any translation bugs to <https://translationproject.org/team/>\n"
-      "Full documentation <https://www.gnu.org/software/coreutils/b2sum>\n"
-      "or available locally via: info '(coreutils) b2sum invocation'\n",
-      program);
+  char text[4096];
+  std::snprintf(text, sizeof text,
+                "Usage: %s [OPTION]... [FILE]...\n"
+                "Print or check BLAKE2b (512-bit) checksums.\n"
+                "\n"
+                "With no FILE, or when FILE is -, read standard input.\n"
+                "\n"
+                "Mandatory arguments to long options are mandatory for short options too.\n"
+                "  -a, --algorithm=NAME  blake2b (the default), blake2s, blake2bp or blake2sp\n"
+                "  -b, --binary          read in binary mode\n"
+                "  -c, --check           read checksums from the FILEs and check them\n"
+                "  -j, --jobs=N          hash up to N files at once, printing in argument order\n"
+                "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
+                "                          the blake2 algorithm and must be a multiple of 8\n"
+                "      --num-threads=N   threads for the leaves of blake2bp and blake2sp\n"
+                "      --tag             create a BSD-style checksum\n"
+                "  -t, --text            read in text mode (default)\n"
+                "  -z, --zero            end each output line with NUL, not newline,\n"
+                "                          and disable file name escaping\n"
+                "\n"
+                "The following five options are useful only when verifying checksums:\n"
+                "      --ignore-missing  don't fail or report status for missing files\n"
+                "      --quiet           don't print OK for each successfully verified file\n"
+                "      --status          don't output anything, status code shows success\n"
+                "      --strict          exit non-zero for improperly formatted checksum lines\n"
+                "  -w, --warn            warn about improperly formatted checksum lines\n"
+                "\n"
+                "      --help        display this help and exit\n"
+                "      --version     output version information and exit\n"
+                "\n"
+                "The sums are computed as described in RFC 7693.\n"
+                "When checking, the input should be a former output of this program.\n"
+                "The default mode is to print a line with: checksum, a space,\n"
+                "a character indicating input mode ('*' for binary, ' ' for text\n"
+                "or where binary is insignificant), and name for each FILE.\n"
+                "\n"
+                "Note: There is no difference between binary mode and text mode on GNU systems.\n"
+                "\n"
+                "GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n"
+                "Report any translation bugs to <https://translationproject.org/team/>\n"
+                "Full documentation <https://www.gnu.org/software/coreutils/b2sum>\n"
+                "or available locally via: info '(coreutils) b2sum invocation'\n",
+                program);
+  out.write(text);
 }
 
 void print_version() {
-  bytes_written += 1;
-  std::printf("b2sum (fastblake) %s\nCompatible with GNU coreutils b2sum 9.1. Backend: %s.\n",
-              FASTBLAKE_VERSION_STRING, std::string(fastblake::active_backend()).c_str());
+  out.write(std::string("b2sum (fastblake) ") + FASTBLAKE_VERSION_STRING +
+            "\nCompatible with GNU coreutils b2sum 9.1. Backend: " +
+            std::string(fastblake::active_backend()) + ".\n");
 }
 
 // ---- hashing ----
@@ -351,10 +362,7 @@ result hash_named(const std::string& name, const settings& s, fastblake::thread_
     const int e = hash_descriptor(STDIN_FILENO, d, s, io);
     return {e == 0 ? d.hex() : "", e};
   }
-  int fd;
-  do {
-    fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
+  const int fd = tools::open_above_standard(name.c_str(), O_RDONLY);
   if (fd < 0) return {"", errno};
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   const int e = hash_descriptor(fd, d, s, io);
@@ -383,7 +391,7 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
     line.append(hex).append(" ").append(s.binary ? "*" : " ").append(shown);
   }
   line.push_back(s.delimiter);
-  output(line);
+  out.write(line);
 }
 
 // ---- checking ----
@@ -392,13 +400,7 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
 // must take.
 b2sum::plain_form form = b2sum::plain_form::undecided;
 
-struct check_options {
-  bool ignore_missing = false;
-  bool quiet = false;
-  bool status = false;
-  bool strict = false;
-  bool warn = false;
-};
+using tools::check_options;
 
 std::string lowercase(std::string s) {
   for (char& c : s) {
@@ -414,7 +416,7 @@ void print_verdict(const std::string& name, const char* verdict) {
   std::string line;
   if (escape) line.push_back('\\');
   line.append(escape ? escaped(name) : name).append(": ").append(verdict).push_back('\n');
-  output(line);
+  out.write(line);
 }
 
 std::string plural(std::size_t n, const char* one, const char* many) {
@@ -424,107 +426,124 @@ std::string plural(std::size_t n, const char* one, const char* many) {
 }
 
 // Checks one checksum file; returns whether everything in it passed.
+// Whether the listed file's digest is the line's: as its own tag names it (a BLAKE2bp line is
+// BLAKE2bp), or else as GNU reads the line (GNU takes "BLAKE2bp" for BLAKE2b). 0 or the errno of
+// a failure to open or read the file.
+int verify(const std::string& name, const parsed_line& own, const parsed_line* as_gnu,
+           const settings& s, fastblake::thread_pool* io, bool& match) {
+  settings file_settings = s;
+  file_settings.algo = own.algo;
+  file_settings.bytes = own.bytes;
+  const result r = hash_named(name, file_settings, io);
+  if (r.error != 0) return r.error;
+  match = lowercase(own.hex) == r.hex;
+  if (!match && as_gnu != nullptr) {
+    file_settings.algo = as_gnu->algo;
+    file_settings.bytes = as_gnu->bytes;
+    const result gnu = hash_named(name, file_settings, io);
+    if (gnu.error != 0) return gnu.error;
+    match = lowercase(as_gnu->hex) == gnu.hex;
+  }
+  return 0;
+}
+
+// Checks one checksum file; returns whether everything in it passed.
 bool check_file(const std::string& list, const settings& s, const check_options& o,
                 fastblake::thread_pool* io) {
   const bool from_stdin = list == "-";
   const std::string shown = quotef(from_stdin ? "standard input" : list);
-  std::FILE* in = from_stdin ? stdin : std::fopen(list.c_str(), "r");
+  const int fd = from_stdin ? STDIN_FILENO : tools::open_above_standard(list.c_str(), O_RDONLY);
   if (from_stdin) stdin_used = true;
-  if (in == nullptr) {
+  if (fd < 0) {
     message(shown + ": " + std::strerror(errno));
     return false;
   }
+  tools::line_reader in(fd);
   std::size_t line_number = 0;
-  std::size_t malformed = 0;
-  std::size_t unreadable = 0;
-  std::size_t mismatched = 0;
-  std::size_t matched = 0;
-  std::size_t well_formed = 0;
-  char* buffer = nullptr;
-  std::size_t capacity = 0;
-  ssize_t length;
-  while ((length = ::getline(&buffer, &capacity, in)) > 0) {
+  tools::check_counts counts;
+  std::string text;
+  while (in.next(text)) {
     ++line_number;
-    std::string_view line(buffer, static_cast<std::size_t>(length));
+    std::string_view line(text);
     if (line[0] == '#') continue;
     if (line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
     std::optional<parsed_line> parsed = parse_line(line, s.algo, form);
+    // A tag of another of our algorithms names the algorithm (lines of -a blake2bp --tag).
+    std::optional<parsed_line> own;
+    if (const auto named = tagged_algorithm(line); named && *named != s.algo) {
+      own = parse_line(line, *named, form);
+    }
+    if (!own) own.swap(parsed);
+    if (own && from_stdin && own->name == "-") own.reset();
     if (parsed && from_stdin && parsed->name == "-") parsed.reset();
-    if (!parsed) {
-      ++malformed;
+    if (!own) {
+      ++counts.malformed;
       if (o.warn) {
         message(shown + ": " + std::to_string(line_number) + ": improperly formatted " +
                 std::string(info(s.algo).tag) + " checksum line");
       }
       continue;
     }
-    ++well_formed;
-    settings file_settings = s;
-    file_settings.bytes = parsed->bytes;
-    const result r = hash_named(parsed->name, file_settings, io);
-    if (r.error != 0) {
-      if (o.ignore_missing && r.error == ENOENT) continue;
-      message(quotef(parsed->name) + ": " + std::strerror(r.error));
-      ++unreadable;
-      if (!o.status) print_verdict(parsed->name, "FAILED open or read");
+    ++counts.well_formed;
+    bool match = false;
+    const parsed_line* as_gnu = parsed && parsed->name == own->name ? &*parsed : nullptr;
+    if (const int error = verify(own->name, *own, as_gnu, s, io, match); error != 0) {
+      if (o.ignore_missing && error == ENOENT) continue;
+      message(quotef(own->name) + ": " + std::strerror(error));
+      ++counts.unreadable;
+      if (!o.status) print_verdict(own->name, "FAILED open or read");
       continue;
     }
-    if (lowercase(parsed->hex) != r.hex) {
-      ++mismatched;
-      if (!o.status) print_verdict(parsed->name, "FAILED");
+    if (!match) {
+      ++counts.mismatched;
+      if (!o.status) print_verdict(own->name, "FAILED");
     } else {
-      ++matched;
-      if (!o.status && !o.quiet) print_verdict(parsed->name, "OK");
+      ++counts.matched;
+      if (!o.status && !o.quiet) print_verdict(own->name, "OK");
     }
   }
-  const bool read_error = std::ferror(in) != 0;
-  std::free(buffer);
-  if (!from_stdin) std::fclose(in);
+  const bool read_error = in.error() != 0;
+  if (!from_stdin) ::close(fd);
   if (read_error) {
     message(shown + ": read error");
     return false;
   }
-  if (well_formed == 0) {
+  if (counts.well_formed == 0) {
     message(shown + ": no properly formatted checksum lines found");
     return false;
   }
   if (!o.status) {
-    if (malformed > 0) {
-      message("WARNING: " +
-              plural(malformed, "line is improperly formatted", "lines are improperly formatted"));
+    if (counts.malformed > 0) {
+      message("WARNING: " + plural(counts.malformed, "line is improperly formatted",
+                                   "lines are improperly formatted"));
     }
-    if (unreadable > 0) {
-      message("WARNING: " + plural(unreadable, "listed file could not be read",
+    if (counts.unreadable > 0) {
+      message("WARNING: " + plural(counts.unreadable, "listed file could not be read",
                                    "listed files could not be read"));
     }
-    if (mismatched > 0) {
-      message("WARNING: " + plural(mismatched, "computed checksum did NOT match",
+    if (counts.mismatched > 0) {
+      message("WARNING: " + plural(counts.mismatched, "computed checksum did NOT match",
                                    "computed checksums did NOT match"));
     }
   }
-  if (o.ignore_missing && matched == 0) message(shown + ": no file was verified");
-  return mismatched == 0 && unreadable == 0 && (!o.strict || malformed == 0) &&
-         (!o.ignore_missing || matched > 0);
+  if (o.ignore_missing && counts.matched == 0) message(shown + ": no file was verified");
+  return counts.passed(o);
 }
 
-// Standard output at exit, as GNU's close_stdout sees it after writing every line at once: a
-// failed write is "write error" (with "Bad file descriptor" when the descriptor is closed);
-// closing a closed descriptor with nothing written is no error. A failed standard input, once
-// read, is reported too.
+// Standard output at exit, as GNU's close_stdout sees it: a failed write is "write error" (with
+// "Bad file descriptor" when the descriptor is closed); a closed descriptor with nothing
+// written is no error. A closed standard input, once read, is reported too.
 int finish_output(int status) {
-  const bool wrote = bytes_written != 0;
-  const bool earlier_failure = std::ferror(stdout) != 0;
-  errno = 0;
-  const bool close_failure = std::fclose(stdout) != 0;
-  const int e = errno;
-  if ((earlier_failure || close_failure) && (wrote || earlier_failure || e != EBADF)) {
-    std::fprintf(stderr, "%s: write error%s\n", program, e == EBADF ? ": Bad file descriptor" : "");
+  out.flush();
+  if (out.error() != 0) {
+    to_stderr(std::string(program) + ": write error" +
+              (out.error() == EBADF ? ": Bad file descriptor" : "") + "\n");
     return EXIT_FAILURE;
   }
-  if (stdin_used && std::fclose(stdin) != 0 && errno == EBADF) {
-    std::fprintf(stderr, "%s: standard input: %s\n", program, std::strerror(EBADF));
+  if (stdin_used && ::fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF) {
+    to_stderr(std::string(program) + ": standard input: " + std::strerror(EBADF) + "\n");
     return EXIT_FAILURE;
   }
   return status;
@@ -643,13 +662,13 @@ int main(int argc, char** argv) {
         break;
       // --status, --warn and --quiet replace one another.
       case 'w':
-        o.warn = true, o.status = false, o.quiet = false;
+        o.set_warn();
         break;
       case quiet_option:
-        o.quiet = true, o.status = false, o.warn = false;
+        o.set_quiet();
         break;
       case status_option:
-        o.status = true, o.warn = false, o.quiet = false;
+        o.set_status();
         break;
       case strict_option:
         o.strict = true;
@@ -714,17 +733,25 @@ int main(int argc, char** argv) {
   std::vector<std::string> files(argv + optind, argv + argc);
   if (files.empty()) files.emplace_back("-");
 
-  // A thread to read ahead while one hashes; more when -j or --num-threads asks.
-  fastblake::thread_pool io(std::max<std::size_t>(2, jobs));
+  // A thread to read ahead while one hashes; more when -j or --num-threads asks, up to what
+  // pays (tools::usable_threads).
+  jobs = tools::usable_threads(jobs);
+  leaf_threads = tools::usable_threads(leaf_threads);
+  std::unique_ptr<fastblake::thread_pool> io;
   std::unique_ptr<fastblake::thread_pool> leaves;
-  if (leaf_threads > 1) {
-    leaves = std::make_unique<fastblake::thread_pool>(leaf_threads);
-    s.leaf_pool = leaves.get();
+  try {
+    io = std::make_unique<fastblake::thread_pool>(std::max<std::size_t>(2, jobs));
+    if (leaf_threads > 1) {
+      leaves = std::make_unique<fastblake::thread_pool>(leaf_threads);
+      s.leaf_pool = leaves.get();
+    }
+  } catch (const std::system_error& e) {
+    fatal(std::string("cannot start threads: ") + std::strerror(e.code().value()));
   }
 
   bool ok = true;
   if (check) {
-    for (const std::string& list : files) ok = check_file(list, s, o, &io) && ok;
+    for (const std::string& list : files) ok = check_file(list, s, o, io.get()) && ok;
   } else {
     const auto report = [&](const std::string& name, const result& r) {
       if (r.error != 0) {
@@ -741,7 +768,7 @@ int main(int argc, char** argv) {
         std::size_t end = i;
         while (end < files.size() && end - i < 64 * jobs && files[end] != "-") ++end;
         if (end == i) {
-          report(files[i], hash_named(files[i], s, &io));
+          report(files[i], hash_named(files[i], s, io.get()));
           ++i;
           continue;
         }
@@ -752,14 +779,14 @@ int main(int argc, char** argv) {
             return;
           }
           const std::size_t middle = from + (to - from) / 2;
-          io.join([&] { self(self, from, middle); }, [&] { self(self, middle, to); });
+          io->join([&] { self(self, from, middle); }, [&] { self(self, middle, to); });
         };
         spread(spread, i, end);
         for (std::size_t k = i; k < end; ++k) report(files[k], results[k - i]);
         i = end;
       }
     } else {
-      for (const std::string& name : files) report(name, hash_named(name, s, &io));
+      for (const std::string& name : files) report(name, hash_named(name, s, io.get()));
     }
   }
   return finish_output(ok ? EXIT_SUCCESS : EXIT_FAILURE);

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace b3sum {
 
@@ -19,14 +20,16 @@ std::string shown_name(std::string_view name, bool& escaped);
 
 /// One well-formed line of a check file.
 struct check_entry {
-  std::array<std::uint8_t, 32> expected;
-  std::string path;   // the file to hash
-  std::string shown;  // the name as the verdict prints it
+  std::vector<std::uint8_t> expected;  // 32 bytes, or any length in the tagged form
+  std::string path;                    // the file to hash
+  std::string shown;                   // the name as the verdict prints it
 };
 
 /// Parses one line of a check file, with or without its line ending ("\n" or "\r\n"): the
-/// plain form "<64 hex>  <name>" or the tagged "BLAKE3 (<name>) = <64 hex>", either after a
-/// backslash when the name is escaped. A malformed line gives the official b3sum's message
+/// plain form "<64 hex>  <name>" or the tagged "BLAKE3 (<name>) = <hex>", either after a
+/// backslash when the name is escaped. A tagged line may hold any whole number of bytes of
+/// output, so that what `b3sum --tag -l N` writes checks back; a plain line holds 32, as the
+/// official reads it. A malformed line gives the official b3sum's message
 /// for it ("Short line", "Invalid hex", ...).
 std::variant<check_entry, const char*> parse_check_line(std::string_view line);
 

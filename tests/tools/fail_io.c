@@ -1,7 +1,12 @@
-/* Fault injection for tests/cli/hostile_test.py, loaded with LD_PRELOAD: reads of the file
- * named by FASTBLAKE_FAIL_PATH fail with EIO once FASTBLAKE_FAIL_AFTER bytes of it were read,
- * as a disk's bad sector would. Only read and pread through the dynamic symbols are caught:
- * enough for the tools' read paths, not for memory-mapped files. */
+/* Fault injection for tests/cli/hostile_test.py, loaded with LD_PRELOAD. The target is the
+ * file named by FASTBLAKE_FAIL_PATH (once opened), or descriptor N for "fd:N" (0 standard
+ * input, 1 standard output). FASTBLAKE_FAIL_OP says what fails on it: "read" (read and pread,
+ * the default), "write", or "open" (opening the path). Reads and writes fail once
+ * FASTBLAKE_FAIL_AFTER bytes went through (0 by default), as a bad sector or a full disk
+ * would, with errno FASTBLAKE_FAIL_ERRNO (a number; EIO by default). Only calls through the
+ * dynamic symbols are caught: the tools' own I/O, which uses read(2) and write(2) directly;
+ * not stdio's, nor memory-mapped files. Reads of the file FASTBLAKE_DELAY_PATH names sleep
+ * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -13,11 +18,43 @@
 #include <unistd.h>
 
 static int failing_fd = -1;
+static int delayed_fd = -1;
 static long long budget;
+static int started;
+
+static int failing_op(const char* op) {
+  const char* want = getenv("FASTBLAKE_FAIL_OP");
+  return strcmp(want != NULL ? want : "read", op) == 0;
+}
+
+static int failure_errno(void) {
+  const char* e = getenv("FASTBLAKE_FAIL_ERRNO");
+  return e != NULL ? atoi(e) : EIO;
+}
+
+/* A descriptor target is armed at the first call. */
+static void start(void) {
+  if (__atomic_exchange_n(&started, 1, __ATOMIC_SEQ_CST)) return;
+  const char* target = getenv("FASTBLAKE_FAIL_PATH");
+  if (target != NULL && strncmp(target, "fd:", 3) == 0) {
+    const char* after = getenv("FASTBLAKE_FAIL_AFTER");
+    __atomic_store_n(&budget, after != NULL ? atoll(after) : 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&failing_fd, atoi(target + 3), __ATOMIC_SEQ_CST);
+  }
+}
+
+static int refused_open(const char* path) {
+  const char* target = getenv("FASTBLAKE_FAIL_PATH");
+  if (target == NULL || !failing_op("open") || strcmp(path, target) != 0) return 0;
+  errno = failure_errno();
+  return 1;
+}
 
 static void track(const char* path, int fd) {
   const char* target = getenv("FASTBLAKE_FAIL_PATH");
+  const char* slow = getenv("FASTBLAKE_DELAY_PATH");
   if (fd < 0) return;
+  if (slow != NULL && strcmp(path, slow) == 0) __atomic_store_n(&delayed_fd, fd, __ATOMIC_SEQ_CST);
   if (target != NULL && strcmp(path, target) == 0) {
     const char* after = getenv("FASTBLAKE_FAIL_AFTER");
     __atomic_store_n(&budget, after != NULL ? atoll(after) : 0, __ATOMIC_SEQ_CST);
@@ -39,6 +76,7 @@ static mode_t mode_of(int flags, va_list ap) {
     va_start(ap, flags);                                                              \
     const mode_t mode = mode_of(flags, ap);                                           \
     va_end(ap);                                                                       \
+    if (refused_open(path)) return -1;                                                \
     const int fd = real(path, flags, mode);                                           \
     track(path, fd);                                                                  \
     return fd;                                                                        \
@@ -54,6 +92,7 @@ OPEN_WRAPPER(open64)
     va_start(ap, flags);                                                                   \
     const mode_t mode = mode_of(flags, ap);                                                \
     va_end(ap);                                                                            \
+    if (refused_open(path)) return -1;                                                     \
     const int fd = real(dir, path, flags, mode);                                           \
     track(path, fd);                                                                       \
     return fd;                                                                             \
@@ -61,9 +100,14 @@ OPEN_WRAPPER(open64)
 OPENAT_WRAPPER(openat)
 OPENAT_WRAPPER(openat64)
 
-/* How many of n bytes fd may read now: -1 when it must fail. */
-static long long allowed(int fd, size_t n) {
-  if (fd != __atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST)) return (long long)n;
+/* How many of n bytes fd may read or write now (op): -1 when it must fail. */
+static long long allowed(int fd, size_t n, const char* op) {
+  start();
+  if (fd == __atomic_load_n(&delayed_fd, __ATOMIC_SEQ_CST) && strcmp(op, "read") == 0) {
+    const char* us = getenv("FASTBLAKE_DELAY_US");
+    usleep(us != NULL ? (useconds_t)atoi(us) : 0);
+  }
+  if (fd != __atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST) || !failing_op(op)) return (long long)n;
   const long long left = __atomic_load_n(&budget, __ATOMIC_SEQ_CST);
   if (left <= 0) return -1;
   return (long long)n < left ? (long long)n : left;
@@ -79,9 +123,20 @@ static ssize_t counted(int fd, ssize_t got) {
 ssize_t read(int fd, void* buffer, size_t n) {
   static ssize_t (*real)(int, void*, size_t);
   if (real == NULL) real = (ssize_t(*)(int, void*, size_t))dlsym(RTLD_NEXT, "read");
-  const long long may = allowed(fd, n);
+  const long long may = allowed(fd, n, "read");
   if (may < 0) {
-    errno = EIO;
+    errno = failure_errno();
+    return -1;
+  }
+  return counted(fd, real(fd, buffer, (size_t)may));
+}
+
+ssize_t write(int fd, const void* buffer, size_t n) {
+  static ssize_t (*real)(int, const void*, size_t);
+  if (real == NULL) real = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
+  const long long may = allowed(fd, n, "write");
+  if (may < 0) {
+    errno = failure_errno();
     return -1;
   }
   return counted(fd, real(fd, buffer, (size_t)may));
@@ -91,9 +146,9 @@ ssize_t read(int fd, void* buffer, size_t n) {
   ssize_t name(int fd, void* buffer, size_t n, offset_type offset) {                               \
     static ssize_t (*real)(int, void*, size_t, offset_type);                                       \
     if (real == NULL) real = (ssize_t(*)(int, void*, size_t, offset_type))dlsym(RTLD_NEXT, #name); \
-    const long long may = allowed(fd, n);                                                          \
+    const long long may = allowed(fd, n, "read");                                                  \
     if (may < 0) {                                                                                 \
-      errno = EIO;                                                                                 \
+      errno = failure_errno();                                                                     \
       return -1;                                                                                   \
     }                                                                                              \
     return counted(fd, real(fd, buffer, (size_t)may, offset));                                     \
