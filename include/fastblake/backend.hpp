@@ -66,7 +66,8 @@ struct offload_status {
 };
 
 FASTBLAKE_API offload_status current_offload() noexcept;
-/// Overrides FASTBLAKE_BACKEND's choice of offload_mode for every later hash.
+/// Overrides FASTBLAKE_BACKEND's choice of offload_mode for every later hash; a value outside
+/// the enumeration disables offloading.
 FASTBLAKE_API void set_offload_mode(offload_mode mode) noexcept;
 /// The smallest subtree offload_mode::automatic considers for the accelerator: 16 MiB unless
 /// set. Below it, a launch and its synchronisation cost more than a GPU can save.

@@ -126,7 +126,8 @@ typedef enum fastblake_file_strategy {
   FASTBLAKE_FILE_AUTOMATIC = 0,
   FASTBLAKE_FILE_READ = 1,
   FASTBLAKE_FILE_MMAP = 2,
-  FASTBLAKE_FILE_MMAP_PARALLEL = 3
+  FASTBLAKE_FILE_MMAP_PARALLEL = 3,
+  FASTBLAKE_FILE_STREAM = 4
 } fastblake_file_strategy;
 
 /** Absorbs the contents of the file at `path`. Returns 0; or an errno value (ENOENT, EACCES,

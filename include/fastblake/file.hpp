@@ -63,7 +63,8 @@ inline std::error_code make_error_code(file_errc e) noexcept {
 // report a size of 0 (those in /proc), and files on file systems that cannot be mapped, are read
 // to their end whatever the strategy.
 //
-// On any error the hasher is left as it was. The throwing overloads throw std::system_error
+// A strategy outside the enumeration is std::errc::invalid_argument. On any error the hasher is
+// left as it was. The throwing overloads throw std::system_error
 // whose message names the file; the others set ec (cleared on success).
 
 /// Absorbs the contents of the file at `path` into h.

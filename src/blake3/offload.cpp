@@ -130,7 +130,9 @@ offload_status current_offload() noexcept {
 void set_offload_mode(offload_mode mode) noexcept {
   k3::state& s = k3::the_state();
   const std::lock_guard guard(s.lock);
-  s.mode = mode;
+  const bool known = mode == offload_mode::automatic || mode == offload_mode::forced ||
+                     mode == offload_mode::disabled;
+  s.mode = known ? mode : offload_mode::disabled;
   k3::update_floor(s);
 }
 

@@ -170,6 +170,9 @@ int file_options(int strategy, b3::file_options& options) {
     case FASTBLAKE_FILE_MMAP_PARALLEL:
       options.strategy = b3::file_strategy::mmap_parallel;
       return 0;
+    case FASTBLAKE_FILE_STREAM:
+      options.strategy = b3::file_strategy::stream;
+      return 0;
   }
   return EINVAL;
 }

@@ -344,6 +344,9 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
     src.offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
   }
   file_strategy strategy = options.strategy;
+  if (strategy > file_strategy::stream || strategy < file_strategy::automatic) {
+    return std::make_error_code(std::errc::invalid_argument);
+  }
   const bool automatic = strategy == file_strategy::automatic;
   if (automatic) {
     strategy = regular && static_cast<std::uint64_t>(src.info.st_size) >=

@@ -178,7 +178,8 @@ static void test_files(void) {
   CHECK(fastblake_blake3_hash_file(path, got) == 0);
   CHECK(memcmp(got, want, 32) == 0);
   const fastblake_file_strategy strategies[] = {FASTBLAKE_FILE_AUTOMATIC, FASTBLAKE_FILE_READ,
-                                                FASTBLAKE_FILE_MMAP, FASTBLAKE_FILE_MMAP_PARALLEL};
+                                                FASTBLAKE_FILE_MMAP, FASTBLAKE_FILE_MMAP_PARALLEL,
+                                                FASTBLAKE_FILE_STREAM};
   for (size_t i = 0; i < COUNT(strategies); ++i) {
     fastblake_blake3_hasher h;
     fastblake_blake3_hasher_init(&h);

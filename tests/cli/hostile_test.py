@@ -227,6 +227,11 @@ with tempfile.TemporaryDirectory() as d:
              env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": "fd:0",
                   "FASTBLAKE_FAIL_AFTER": "1000"},
              want=lambda r: r[0] == 1 and r[1] == b"" and r[2] == stdin_error)
+        if tool == "b3sum":
+            case(tool, "a --keyed key failing to read", ["--keyed", "abc"], d, compare=False,
+                 stdin=b"k" * 32, env={"LD_PRELOAD": FAIL_READ, "FASTBLAKE_FAIL_PATH": "fd:0",
+                                       "FASTBLAKE_FAIL_AFTER": "10"},
+                 want=(1, b"", b"Error: Input/output error (os error 5)\n"))
         # Closed standard descriptors: no check file takes their place.
         for closed in (0, 1, 2):
             got = case(tool, f"descriptor {closed} closed while checking", ["-c", f"{tool}.three"],

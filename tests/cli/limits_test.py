@@ -25,9 +25,11 @@ REFERENCE = {"b3sum": shutil.which("b3sum", path="/usr/bin"),
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
 ENV["LC_ALL"] = "C"
 ADDRESS_SPACE = 4 << 30  # bytes: far above what a bounded run needs, far below a runaway's
-# Sanitizers reserve terabytes of address space: no cap there.
-if "ASAN_OPTIONS" in os.environ or "TSAN_OPTIONS" in os.environ:
-    ADDRESS_SPACE = resource.RLIM_INFINITY
+# Sanitizers reserve terabytes of address space: no cap for a sanitized build.
+for tool in OURS.values():
+    with open(tool, "rb") as f:
+        if any(name in f.read() for name in (b"AddressSanitizer", b"ThreadSanitizer")):
+            ADDRESS_SPACE = resource.RLIM_INFINITY
 TIME_LIMIT = 60
 OUTPUT_LIMIT = 1 << 20
 

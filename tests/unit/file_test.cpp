@@ -144,6 +144,22 @@ TEST_F(FileHashing, DescriptorsFromTheirCurrentOffset) {
   }
 }
 
+TEST_F(FileHashing, AStrategyOutsideTheEnumerationIsAnError) {
+  const fs::path p = write("any", std::vector<std::byte>(100, std::byte{1}));
+  for (const int value : {-1, 5, 1000}) {
+    b3::file_options options;
+    options.strategy = static_cast<b3::file_strategy>(value);
+    b3::hasher h;
+    std::error_code ec;
+    b3::update_from_file(h, p, options, ec);
+    EXPECT_EQ(ec, std::errc::invalid_argument) << value;
+    EXPECT_EQ(h.count(), 0u);
+    const auto results = b3::hash_files(std::vector<fs::path>{p}, b3::hasher(), options);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].error, std::errc::invalid_argument) << value;
+  }
+}
+
 TEST_F(FileHashing, ProgressStepsAtTheirLimits) {
   random_source rng(test_seed() + 9);
   const std::vector<std::byte> data = rng.bytes((40u << 20) + 5);

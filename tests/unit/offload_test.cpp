@@ -103,6 +103,18 @@ auto on_cpu(F&& f) {
   return r;
 }
 
+TEST_F(Offload, AModeOutsideTheEnumerationDisablesOffloading) {
+  const auto input = random_source(test_seed() + 1).bytes(1u << 20);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  for (const int value : {-1, 3, 255}) {
+    set_offload_mode(static_cast<offload_mode>(value));
+    EXPECT_EQ(current_offload().mode, offload_mode::disabled) << value;
+    const std::size_t calls = fake.sizes.size();
+    EXPECT_EQ(b3::hash(input), want);
+    EXPECT_EQ(fake.sizes.size(), calls) << value;
+  }
+}
+
 TEST_F(Offload, ForcedModeOffloadsTheAutomaticFunctionsWithUnchangedResults) {
   random_source rng(test_seed());
   const b3::key_type key = rng.key();

@@ -13,8 +13,6 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -547,9 +545,11 @@ int main(int argc, char** argv) {
     ctx.mode = b3::hasher::derive_key(*o.derive_key);
   }
   const std::vector<tools::walked> files = inputs(o);
+  if (o.raw && files.size() > 1) fatal("Only one filename can be provided when using --raw");
   if (o.progress && ::isatty(STDERR_FILENO) != 0) {
+    // When checking, the files to hash are in the check files: no total to show.
     ctx.progress = std::make_unique<b3sum::progress_display>(
-        STDERR_FILENO, o.check ? 0 : total_size(files), files.size());
+        STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
     attach_progress(ctx, !o.check && jobs > 1);
   }
   bool any_failed = false;
