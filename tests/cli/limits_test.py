@@ -28,7 +28,7 @@ ADDRESS_SPACE = 4 << 30  # bytes: far above what a bounded run needs, far below 
 # Sanitizers reserve terabytes of address space: no cap for a sanitized build.
 for tool in OURS.values():
     with open(tool, "rb") as f:
-        if any(name in f.read() for name in (b"AddressSanitizer", b"ThreadSanitizer")):
+        if any(name in f.read() for name in (b"__asan_init", b"__tsan_init")):
             ADDRESS_SPACE = resource.RLIM_INFINITY
 TIME_LIMIT = 60
 OUTPUT_LIMIT = 1 << 20
