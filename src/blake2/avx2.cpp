@@ -1,6 +1,11 @@
 // The avx2 BLAKE2 kernels: four BLAKE2b or eight BLAKE2s lanes per 256-bit register (two and
 // four in 128-bit ones) for leaves and many messages; one message as rows of words
 // (x86_rows-inl.hpp).
+// What this file may use: the -inl headers test these, never the compiler's global flags,
+// which -march=native raises for every file alike.
+#define FASTBLAKE_ISA_SSSE3 1
+#define FASTBLAKE_ISA_AVX2 1
+
 #include <immintrin.h>
 
 #include <bit>

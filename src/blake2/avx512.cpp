@@ -1,5 +1,11 @@
 // The avx512 BLAKE2 kernels: the AVX2 ones with AVX-512VL's one-instruction rotations and
 // two-source permutes (256-bit registers: on Zen 5, 512-bit operations run at half the rate).
+// What this file may use: the -inl headers test these, never the compiler's global flags,
+// which -march=native raises for every file alike.
+#define FASTBLAKE_ISA_SSSE3 1
+#define FASTBLAKE_ISA_AVX2 1
+#define FASTBLAKE_ISA_AVX512 1
+
 #include <immintrin.h>
 
 #include <bit>

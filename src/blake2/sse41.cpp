@@ -1,5 +1,9 @@
 // The sse41 BLAKE2 kernels: two BLAKE2b or four BLAKE2s lanes per 128-bit register (four and
 // eight in two groups) for leaves and many messages; one message runs the scalar kernel.
+// What this file may use: the -inl headers test these, never the compiler's global flags,
+// which -march=native raises for every file alike.
+#define FASTBLAKE_ISA_SSSE3 1
+
 #include <immintrin.h>
 
 #include <bit>

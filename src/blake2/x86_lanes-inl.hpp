@@ -24,7 +24,7 @@ struct lanes_b128 {
   static reg set1(word w) { return _mm_set1_epi64x(static_cast<long long>(w)); }
   static reg load(const word* p) { return _mm_loadu_si128(reinterpret_cast<const reg*>(p)); }
   static void store(word* p, reg v) { _mm_storeu_si128(reinterpret_cast<reg*>(p), v); }
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
   static reg rot1(reg x) { return _mm_ror_epi64(x, 32); }
   static reg rot2(reg x) { return _mm_ror_epi64(x, 24); }
   static reg rot3(reg x) { return _mm_ror_epi64(x, 16); }
@@ -58,7 +58,7 @@ struct lanes_s128 {
   static reg set1(word w) { return _mm_set1_epi32(static_cast<int>(w)); }
   static reg load(const word* p) { return _mm_loadu_si128(reinterpret_cast<const reg*>(p)); }
   static void store(word* p, reg v) { _mm_storeu_si128(reinterpret_cast<reg*>(p), v); }
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
   static reg rot1(reg x) { return _mm_ror_epi32(x, 16); }
   static reg rot2(reg x) { return _mm_ror_epi32(x, 12); }
   static reg rot3(reg x) { return _mm_ror_epi32(x, 8); }
@@ -87,7 +87,7 @@ struct lanes_s128 {
   }
 };
 
-#if defined(__AVX2__)
+#if defined(FASTBLAKE_ISA_AVX2)
 // Four BLAKE2b lanes.
 struct lanes_b256 {
   using word = std::uint64_t;
@@ -100,7 +100,7 @@ struct lanes_b256 {
   static reg set1(word w) { return _mm256_set1_epi64x(static_cast<long long>(w)); }
   static reg load(const word* p) { return _mm256_loadu_si256(reinterpret_cast<const reg*>(p)); }
   static void store(word* p, reg v) { _mm256_storeu_si256(reinterpret_cast<reg*>(p), v); }
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
   static reg rot1(reg x) { return _mm256_ror_epi64(x, 32); }
   static reg rot2(reg x) { return _mm256_ror_epi64(x, 24); }
   static reg rot3(reg x) { return _mm256_ror_epi64(x, 16); }
@@ -148,7 +148,7 @@ struct lanes_s256 {
   static reg set1(word w) { return _mm256_set1_epi32(static_cast<int>(w)); }
   static reg load(const word* p) { return _mm256_loadu_si256(reinterpret_cast<const reg*>(p)); }
   static void store(word* p, reg v) { _mm256_storeu_si256(reinterpret_cast<reg*>(p), v); }
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
   static reg rot1(reg x) { return _mm256_ror_epi32(x, 16); }
   static reg rot2(reg x) { return _mm256_ror_epi32(x, 12); }
   static reg rot3(reg x) { return _mm256_ror_epi32(x, 8); }
@@ -195,7 +195,7 @@ struct lanes_s256 {
 };
 #endif
 
-#if defined(__AVX512F__)
+#if defined(FASTBLAKE_ISA_AVX512)
 // Eight BLAKE2b lanes. Each lane's block is two 512-bit rows of eight words, transposed.
 struct lanes_b512 {
   using word = std::uint64_t;

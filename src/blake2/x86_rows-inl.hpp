@@ -156,7 +156,7 @@ struct rows_s {
   FASTBLAKE_ALWAYS_INLINE static __m256i words(__m256i low, __m256i high) {
     constexpr const std::uint8_t* x = row_message.index[R][Step][0];
     constexpr const std::uint8_t* y = row_message.index[R][Step][1];
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
     // One two-source permute.
     return _mm256_permutex2var_epi32(
         low, _mm256_setr_epi32(x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]), high);

@@ -1,6 +1,11 @@
 // The avx2 BLAKE3 kernel: eight lanes of 256-bit vectors for many blocks at once, then stacked
 // rows (two inputs per 256-bit vector, two such vectors interleaved) for the last few chunks or
 // parents; single blocks use the 128-bit rows (VEX-encoded here).
+// What this file may use: the -inl headers test these, never the compiler's global flags,
+// which -march=native raises for every file alike.
+#define FASTBLAKE_ISA_SSSE3 1
+#define FASTBLAKE_ISA_AVX2 1
+
 #include <immintrin.h>
 
 #include <algorithm>

@@ -1,6 +1,12 @@
 // The avx512 BLAKE3 kernel (AVX-512F + VL): sixteen lanes of 512-bit vectors for many blocks at
 // once, then 8 lanes of 256 bits, then stacked rows (one input per 128-bit quarter) for the
 // last few chunks or parents, all with native rotates; single blocks use 128-bit rows.
+// What this file may use: the -inl headers test these, never the compiler's global flags,
+// which -march=native raises for every file alike.
+#define FASTBLAKE_ISA_SSSE3 1
+#define FASTBLAKE_ISA_AVX2 1
+#define FASTBLAKE_ISA_AVX512 1
+
 #include <immintrin.h>
 
 #include <algorithm>

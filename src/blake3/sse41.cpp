@@ -1,5 +1,9 @@
 // The sse41 BLAKE3 kernel: SSE4.1 (with SSSE3 byte shuffles for the 8- and 16-bit rotates), four
 // lanes.
+// What this file may use: the -inl headers test these, never the compiler's global flags,
+// which -march=native raises for every file alike.
+#define FASTBLAKE_ISA_SSSE3 1
+
 #include <immintrin.h>
 
 #include <algorithm>

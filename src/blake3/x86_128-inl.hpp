@@ -19,13 +19,13 @@ struct vec128 {
   static reg loadu(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
   static void storeu(void* p, reg v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
 
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
   static reg rot16(reg v) { return _mm_ror_epi32(v, 16); }
   static reg rot12(reg v) { return _mm_ror_epi32(v, 12); }
   static reg rot8(reg v) { return _mm_ror_epi32(v, 8); }
   static reg rot7(reg v) { return _mm_ror_epi32(v, 7); }
 #else
-#if defined(__SSSE3__)
+#if defined(FASTBLAKE_ISA_SSSE3)
   // Byte rotations are one byte shuffle.
   static reg rot16(reg v) {
     return _mm_shuffle_epi8(v, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
@@ -44,12 +44,14 @@ struct vec128 {
   // compress().
   alignas(16) static constexpr reg rot16_mask = {0x0504070601000302, 0x0D0C0F0E09080B0A};
   alignas(16) static constexpr reg rot8_mask = {0x0407060500030201, 0x0C0F0E0D080B0A09};
+  // The encoding follows the compiler's (__AVX__): VEX among VEX code, legacy SSE among legacy
+  // SSE, so that the two never mix within a function.
   FASTBLAKE_ALWAYS_INLINE static void rounds(reg v[16], const reg m[16]) {
     reg spill;
 #if defined(__AVX__)
     FASTBLAKE_ASM_ROUNDS(FASTBLAKE_ASM_VEX, "vmovdqu", "xmm", "16", v, m, spill, rot16_mask,
                          rot8_mask);
-#elif defined(__SSSE3__)
+#elif defined(FASTBLAKE_ISA_SSSE3)
     FASTBLAKE_ASM_ROUNDS(FASTBLAKE_ASM_SSSE3, "movdqu", "xmm", "16", v, m, spill, rot16_mask,
                          rot8_mask);
 #else
@@ -62,7 +64,7 @@ struct vec128 {
 #if defined(__AVX__)
     FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_VEX, FASTBLAKE_ASM_3OP, "vpxor", "vmovdqu", "xmm", "16", h,
                            tail, m, spill, rot16_mask, rot8_mask);
-#elif defined(__SSSE3__)
+#elif defined(FASTBLAKE_ISA_SSSE3)
     FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_SSSE3, FASTBLAKE_ASM_2OP, "pxor", "movdqu", "xmm", "16", h,
                            tail, m, spill, rot16_mask, rot8_mask);
 #else

@@ -14,7 +14,7 @@ struct vec256 {
   static reg set1(std::uint32_t w) { return _mm256_set1_epi32(static_cast<int>(w)); }
   static reg loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
   static void storeu(void* p, reg v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
-#if defined(__AVX512VL__)
+#if defined(FASTBLAKE_ISA_AVX512)
   static reg rot16(reg v) { return _mm256_ror_epi32(v, 16); }
   static reg rot12(reg v) { return _mm256_ror_epi32(v, 12); }
   static reg rot8(reg v) { return _mm256_ror_epi32(v, 8); }

@@ -19,7 +19,7 @@
 // clang-format does not converge on these macros:
 // clang-format off
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__AVX512VL__) && \
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(FASTBLAKE_ISA_AVX512) && \
     !defined(FASTBLAKE_NO_INLINE_ASM)
 #define FASTBLAKE_BLAKE3_ROUNDS_ASM 1
 
