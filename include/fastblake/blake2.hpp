@@ -246,14 +246,15 @@ template <family F>
 FASTBLAKE_API void hash_many(std::span<const job<F>> jobs, thread_pool& pool) noexcept;
 
 /// Absorbs inputs[i] into *states[i] for every i, as states[i]->update(inputs[i]) but several
-/// states per SIMD register (and thread, as hash_many). The pointers must be distinct.
+/// states per SIMD register (and thread, as hash_many). The pointers must be distinct. Throws
+/// std::invalid_argument, touching no state, if the spans differ in size.
 template <family F>
 FASTBLAKE_API void update_many(std::span<state<F>* const> states,
-                               std::span<const std::span<const std::byte>> inputs) noexcept;
+                               std::span<const std::span<const std::byte>> inputs);
 template <family F>
 FASTBLAKE_API void update_many(std::span<state<F>* const> states,
                                std::span<const std::span<const std::byte>> inputs,
-                               thread_pool& pool) noexcept;
+                               thread_pool& pool);
 
 // ---------------------------------------------------------------------------------------------
 // BLAKE2bp and BLAKE2sp.
@@ -410,12 +411,11 @@ inline void hash_many(std::span<const job> jobs, thread_pool& pool) noexcept {
   blake2::hash_many(jobs, pool);
 }
 inline void update_many(std::span<state* const> states,
-                        std::span<const std::span<const std::byte>> inputs) noexcept {
+                        std::span<const std::span<const std::byte>> inputs) {
   blake2::update_many(states, inputs);
 }
 inline void update_many(std::span<state* const> states,
-                        std::span<const std::span<const std::byte>> inputs,
-                        thread_pool& pool) noexcept {
+                        std::span<const std::span<const std::byte>> inputs, thread_pool& pool) {
   blake2::update_many(states, inputs, pool);
 }
 }  // namespace fastblake::blake2b
@@ -436,12 +436,11 @@ inline void hash_many(std::span<const job> jobs, thread_pool& pool) noexcept {
   blake2::hash_many(jobs, pool);
 }
 inline void update_many(std::span<state* const> states,
-                        std::span<const std::span<const std::byte>> inputs) noexcept {
+                        std::span<const std::span<const std::byte>> inputs) {
   blake2::update_many(states, inputs);
 }
 inline void update_many(std::span<state* const> states,
-                        std::span<const std::span<const std::byte>> inputs,
-                        thread_pool& pool) noexcept {
+                        std::span<const std::span<const std::byte>> inputs, thread_pool& pool) {
   blake2::update_many(states, inputs, pool);
 }
 }  // namespace fastblake::blake2s

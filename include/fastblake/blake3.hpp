@@ -288,6 +288,9 @@ FASTBLAKE_API digest hash_parallel(std::span<const std::byte> input, thread_pool
 inline digest hash_parallel(std::span<const unsigned char> input, thread_pool& pool) noexcept {
   return hash_parallel(std::as_bytes(input), pool);
 }
+inline digest hash_parallel(std::string_view input, thread_pool& pool) noexcept {
+  return hash_parallel(std::as_bytes(std::span<const char>(input.data(), input.size())), pool);
+}
 
 /// The keyed hash (MAC or PRF) of input.
 FASTBLAKE_API digest keyed_hash(const key_type& key, std::span<const std::byte> input) noexcept;
@@ -299,8 +302,24 @@ inline digest keyed_hash(const key_type& key, std::string_view input) noexcept {
 }
 FASTBLAKE_API digest keyed_hash_serial(const key_type& key,
                                        std::span<const std::byte> input) noexcept;
+inline digest keyed_hash_serial(const key_type& key,
+                                std::span<const unsigned char> input) noexcept {
+  return keyed_hash_serial(key, std::as_bytes(input));
+}
+inline digest keyed_hash_serial(const key_type& key, std::string_view input) noexcept {
+  return keyed_hash_serial(key, std::as_bytes(std::span<const char>(input.data(), input.size())));
+}
 FASTBLAKE_API digest keyed_hash_parallel(const key_type& key, std::span<const std::byte> input,
                                          thread_pool& pool) noexcept;
+inline digest keyed_hash_parallel(const key_type& key, std::span<const unsigned char> input,
+                                  thread_pool& pool) noexcept {
+  return keyed_hash_parallel(key, std::as_bytes(input), pool);
+}
+inline digest keyed_hash_parallel(const key_type& key, std::string_view input,
+                                  thread_pool& pool) noexcept {
+  return keyed_hash_parallel(key, std::as_bytes(std::span<const char>(input.data(), input.size())),
+                             pool);
+}
 
 /// A 32-byte key derived from key material in the given context (see hasher::derive_key).
 FASTBLAKE_API digest derive_key(std::string_view context,
@@ -315,13 +334,38 @@ inline digest derive_key(std::string_view context, std::string_view material) no
 }
 FASTBLAKE_API digest derive_key_serial(std::string_view context,
                                        std::span<const std::byte> material) noexcept;
+inline digest derive_key_serial(std::string_view context,
+                                std::span<const unsigned char> material) noexcept {
+  return derive_key_serial(context, std::as_bytes(material));
+}
+inline digest derive_key_serial(std::string_view context, std::string_view material) noexcept {
+  return derive_key_serial(context,
+                           std::as_bytes(std::span<const char>(material.data(), material.size())));
+}
 FASTBLAKE_API digest derive_key_parallel(std::string_view context,
                                          std::span<const std::byte> material,
                                          thread_pool& pool) noexcept;
+inline digest derive_key_parallel(std::string_view context, std::span<const unsigned char> material,
+                                  thread_pool& pool) noexcept {
+  return derive_key_parallel(context, std::as_bytes(material), pool);
+}
+inline digest derive_key_parallel(std::string_view context, std::string_view material,
+                                  thread_pool& pool) noexcept {
+  return derive_key_parallel(
+      context, std::as_bytes(std::span<const char>(material.data(), material.size())), pool);
+}
 /// A key of any length, out.size() bytes, derived from key material in the given context.
 /// Large outputs are written by the default pool, as output_reader::fill.
 FASTBLAKE_API void derive_key(std::string_view context, std::span<const std::byte> material,
                               std::span<std::byte> out) noexcept;
+inline void derive_key(std::string_view context, std::span<const unsigned char> material,
+                       std::span<std::byte> out) noexcept {
+  derive_key(context, std::as_bytes(material), out);
+}
+inline void derive_key(std::string_view context, std::string_view material,
+                       std::span<std::byte> out) noexcept {
+  derive_key(context, std::as_bytes(std::span<const char>(material.data(), material.size())), out);
+}
 
 /// Hashes many independent inputs: outputs[i] = hash(inputs[i]). Inputs of up to one chunk
 /// (1 KiB) are hashed side by side, one per SIMD lane, grouped by length; larger ones one after

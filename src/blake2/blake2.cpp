@@ -705,10 +705,14 @@ void hash_many_on(std::span<const job<F>> jobs, thread_pool* pool) noexcept {
 
 template <family F>
 void update_many_on(std::span<state<F>* const> states,
-                    std::span<const std::span<const std::byte>> inputs,
-                    thread_pool* pool) noexcept {
-  const std::size_t count = std::min(states.size(), inputs.size());
-  split_many(inputs.first(count), 0, count, lane_counts<F>(k2::active_kernels()), pool,
+                    std::span<const std::span<const std::byte>> inputs, thread_pool* pool) {
+  if (states.size() != inputs.size()) {
+    throw std::invalid_argument(std::string(family_name<F>()) + ": update_many given " +
+                                std::to_string(states.size()) + " states and " +
+                                std::to_string(inputs.size()) + " inputs");
+  }
+  const std::size_t count = states.size();
+  split_many(inputs, 0, count, lane_counts<F>(k2::active_kernels()), pool,
              [&](std::size_t first, std::size_t last) {
                std::size_t next = first;
                run_lanes<F>(
@@ -739,14 +743,14 @@ void hash_many(std::span<const job<F>> jobs, thread_pool& pool) noexcept {
 
 template <family F>
 void update_many(std::span<state<F>* const> states,
-                 std::span<const std::span<const std::byte>> inputs) noexcept {
+                 std::span<const std::span<const std::byte>> inputs) {
   update_many_on(states, inputs,
                  automatic_many_pool<F>(inputs.first(std::min(states.size(), inputs.size()))));
 }
 
 template <family F>
 void update_many(std::span<state<F>* const> states,
-                 std::span<const std::span<const std::byte>> inputs, thread_pool& pool) noexcept {
+                 std::span<const std::span<const std::byte>> inputs, thread_pool& pool) {
   update_many_on(states, inputs, &pool);
 }
 
@@ -1102,14 +1106,12 @@ template void hash_many<family::s>(std::span<const job<family::s>>) noexcept;
 template void hash_many<family::b>(std::span<const job<family::b>>, thread_pool&) noexcept;
 template void hash_many<family::s>(std::span<const job<family::s>>, thread_pool&) noexcept;
 template void update_many<family::b>(std::span<state<family::b>* const>,
-                                     std::span<const std::span<const std::byte>>,
-                                     thread_pool&) noexcept;
+                                     std::span<const std::span<const std::byte>>, thread_pool&);
 template void update_many<family::s>(std::span<state<family::s>* const>,
-                                     std::span<const std::span<const std::byte>>,
-                                     thread_pool&) noexcept;
+                                     std::span<const std::span<const std::byte>>, thread_pool&);
 template void update_many<family::b>(std::span<state<family::b>* const>,
-                                     std::span<const std::span<const std::byte>>) noexcept;
+                                     std::span<const std::span<const std::byte>>);
 template void update_many<family::s>(std::span<state<family::s>* const>,
-                                     std::span<const std::span<const std::byte>>) noexcept;
+                                     std::span<const std::span<const std::byte>>);
 
 }  // namespace fastblake::blake2

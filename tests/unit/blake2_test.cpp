@@ -359,6 +359,23 @@ TEST(Blake2Params, InvalidValuesThrowWithTheField) {
                std::out_of_range);
 }
 
+TEST(Blake2Many, UpdateManyRefusesMismatchedSpans) {
+  blake2b::state a, b;
+  blake2b::state* states[] = {&a, &b};
+  const std::string text = "abc";
+  const std::span<const std::byte> one[] = {std::as_bytes(std::span(text))};
+  const auto before = a.finalize();
+  EXPECT_THROW(blake2b::update_many(states, one), std::invalid_argument);
+  thread_pool pool(2);
+  EXPECT_THROW(blake2b::update_many(states, one, pool), std::invalid_argument);
+  blake2s::state c;
+  blake2s::state* s_states[] = {&c};
+  EXPECT_THROW(blake2s::update_many(s_states, std::span<const std::span<const std::byte>>()),
+               std::invalid_argument);
+  EXPECT_EQ(a.finalize(), before) << "no state touched";
+  EXPECT_EQ(b.finalize(), before);
+}
+
 TEST(Blake2Params, SettersChainAndGettersReadBack) {
   const auto p = blake2b::params()
                      .hash_length(20)

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <fastblake/blake3.hpp>
+#include <fastblake/thread_pool.hpp>
 
 #include "kernel_fixture.hpp"
 #include "test_support.hpp"
@@ -190,6 +191,33 @@ TEST_P(Blake3Streaming, ConvenienceOverloadsAgree) {
   EXPECT_EQ(b3::keyed_hash(key, u8), b3::keyed_hash(key, bytes));
   EXPECT_EQ(b3::derive_key("ctx", text), b3::derive_key("ctx", bytes));
   EXPECT_EQ(b3::derive_key("ctx", u8), b3::derive_key("ctx", bytes));
+  // Every one-shot function takes the same three forms of input.
+  thread_pool pool(2);
+  for (const b3::digest& d : {b3::hash_serial(text), b3::hash_serial(u8), b3::hash_serial(bytes),
+                              b3::hash_parallel(text, pool), b3::hash_parallel(u8, pool),
+                              b3::hash_parallel(bytes, pool)}) {
+    EXPECT_EQ(d, expected);
+  }
+  const b3::digest keyed = b3::keyed_hash(key, bytes);
+  for (const b3::digest& d :
+       {b3::keyed_hash_serial(key, text), b3::keyed_hash_serial(key, u8),
+        b3::keyed_hash_serial(key, bytes), b3::keyed_hash_parallel(key, text, pool),
+        b3::keyed_hash_parallel(key, u8, pool), b3::keyed_hash_parallel(key, bytes, pool)}) {
+    EXPECT_EQ(d, keyed);
+  }
+  const b3::digest derived = b3::derive_key("ctx", bytes);
+  for (const b3::digest& d :
+       {b3::derive_key_serial("ctx", text), b3::derive_key_serial("ctx", u8),
+        b3::derive_key_serial("ctx", bytes), b3::derive_key_parallel("ctx", text, pool),
+        b3::derive_key_parallel("ctx", u8, pool), b3::derive_key_parallel("ctx", bytes, pool)}) {
+    EXPECT_EQ(d, derived);
+  }
+  std::vector<std::byte> long_a(100), long_b(100), long_c(100);
+  b3::derive_key("ctx", text, long_a);
+  b3::derive_key("ctx", u8, long_b);
+  b3::derive_key("ctx", bytes, long_c);
+  EXPECT_EQ(long_a, long_c);
+  EXPECT_EQ(long_b, long_c);
 }
 
 FASTBLAKE_INSTANTIATE_FOR_KERNELS(Blake3Streaming);
