@@ -69,7 +69,7 @@ std::string libb2_hex(variant v, std::span<const std::byte> in) {
       ::blake2sp(out, bytes(in), nullptr, n, in.size(), 0);
       break;
   }
-  return blake2::detail::to_hex(out, n);
+  return fastblake::detail::to_hex(out, n);
 }
 
 // BLAKE2bp or BLAKE2sp on one thread, or with the leaves split between pool's threads.
@@ -156,7 +156,7 @@ void openssl(benchmark::State& state, variant v, std::size_t size) {
   std::uint8_t out[64];
   unsigned int n = 0;
   EVP_Digest(in.data(), in.size(), out, &n, md, nullptr);
-  if (!check(state, v, in, blake2::detail::to_hex(out, n))) return;
+  if (!check(state, v, in, fastblake::detail::to_hex(out, n))) return;
   for (auto _ : state) {
     EVP_Digest(in.data(), in.size(), out, &n, md, nullptr);
     benchmark::DoNotOptimize(out);
@@ -168,7 +168,7 @@ void libsodium(benchmark::State& state, std::size_t size) {
   const auto in = input(size);
   std::uint8_t out[64];
   crypto_generichash(out, 64, bytes(in), in.size(), nullptr, 0);
-  if (!check(state, variant::b, in, blake2::detail::to_hex(out, 64))) return;
+  if (!check(state, variant::b, in, fastblake::detail::to_hex(out, 64))) return;
   for (auto _ : state) {
     crypto_generichash(out, 64, bytes(in), in.size(), nullptr, 0);
     benchmark::DoNotOptimize(out);
@@ -231,7 +231,7 @@ void rust(benchmark::State& state, variant v, std::size_t size) {
     }
   };
   run();
-  if (!check(state, v, in, blake2::detail::to_hex(out, b ? 64 : 32))) return;
+  if (!check(state, v, in, fastblake::detail::to_hex(out, b ? 64 : 32))) return;
   for (auto _ : state) {
     run();
     benchmark::DoNotOptimize(out);
@@ -253,7 +253,7 @@ void rust_many(benchmark::State& state, bool b, std::size_t count, std::size_t t
   };
   run();
   for (std::size_t i = 0; i < count; ++i) {
-    const std::string hex = blake2::detail::to_hex(out.data() + i * digest_size, digest_size);
+    const std::string hex = fastblake::detail::to_hex(out.data() + i * digest_size, digest_size);
     if (!check(state, b ? variant::b : variant::s, in.subspan(i * item, item), hex)) return;
   }
   for (auto _ : state) {

@@ -92,7 +92,7 @@ std::string hex_digest(algorithm hash, const fs::path& path) {
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_DigestFinal_ex(sha.get(), out, &n);
-  return blake2::detail::to_hex(out, n);
+  return fastblake::detail::to_hex(out, n);
 }
 
 // What the tool must print for `files`: "<hex>  <path>" lines, as all three families do.

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <fastblake/config.hpp>
+#include <fastblake/detail/bytes.hpp>
 #include <fastblake/thread_pool.hpp>
 
 namespace fastblake::blake2 {
@@ -60,13 +61,6 @@ struct traits<family::s> {
   static constexpr std::uint64_t max_xof_length = 0xFFFEu;
 };
 
-namespace detail {
-/// Compares n bytes in time independent of their contents.
-FASTBLAKE_API bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b,
-                                       std::size_t n) noexcept;
-FASTBLAKE_API std::string to_hex(const std::uint8_t* bytes, std::size_t n);
-}  // namespace detail
-
 /// A BLAKE2 hash of 1 to traits<F>::max_hash_length bytes. Comparison with == takes the same
 /// time wherever the bytes differ (digests of different lengths are never equal).
 template <family F>
@@ -85,10 +79,11 @@ class FASTBLAKE_API digest {
     return std::as_bytes(std::span<const std::uint8_t>(bytes_.data(), size_));
   }
   /// Lowercase hexadecimal, two characters a byte.
-  std::string to_hex() const { return detail::to_hex(bytes_.data(), size_); }
+  std::string to_hex() const { return fastblake::detail::to_hex(bytes_.data(), size_); }
 
   friend bool operator==(const digest& a, const digest& b) noexcept {
-    return a.size_ == b.size_ && detail::constant_time_equal(a.data(), b.data(), a.size_);
+    return a.size_ == b.size_ &&
+           fastblake::detail::constant_time_equal(a.data(), b.data(), a.size_);
   }
 
  private:

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include <fastblake/config.hpp>
+#include <fastblake/detail/bytes.hpp>
 #include <fastblake/thread_pool.hpp>
 
 namespace fastblake::blake3 {
@@ -65,9 +66,6 @@ inline constexpr std::size_t max_tree_depth = 54;
 /// The library's own way into mode and hasher. Internal.
 struct internal_access;
 
-/// Compares two 32-byte strings in time independent of their contents.
-FASTBLAKE_API bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b) noexcept;
-
 }  // namespace detail
 
 /// A 32-byte BLAKE3 hash. Comparison with == takes the same time wherever the digests differ.
@@ -94,7 +92,7 @@ class FASTBLAKE_API digest {
 
   /// Constant time in the contents: it never stops at the first difference.
   friend bool operator==(const digest& a, const digest& b) noexcept {
-    return detail::constant_time_equal(a.data(), b.data());
+    return fastblake::detail::constant_time_equal(a.data(), b.data(), out_size);
   }
 
  private:

@@ -17,28 +17,6 @@ namespace fastblake::blake2 {
 
 namespace k2 = fastblake::detail::blake2;
 
-namespace detail {
-
-bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
-  std::uint8_t difference = 0;
-  for (std::size_t i = 0; i < n; ++i) difference |= static_cast<std::uint8_t>(a[i] ^ b[i]);
-  // Through a volatile, so that the compiler cannot stop at the first difference.
-  volatile std::uint8_t result = difference;
-  return result == 0;
-}
-
-std::string to_hex(const std::uint8_t* bytes, std::size_t n) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string s(2 * n, '\0');
-  for (std::size_t i = 0; i < n; ++i) {
-    s[2 * i] = digits[bytes[i] >> 4];
-    s[2 * i + 1] = digits[bytes[i] & 15];
-  }
-  return s;
-}
-
-}  // namespace detail
-
 namespace {
 
 template <family F>

@@ -345,14 +345,6 @@ std::array<std::uint8_t, k3::block_len> siblings(const chaining_value& left,
 
 }  // namespace
 
-// ---- digest ----
-
-bool detail::constant_time_equal(const std::uint8_t* a, const std::uint8_t* b) noexcept {
-  std::uint8_t diff = 0;
-  for (std::size_t i = 0; i < out_size; ++i) diff |= static_cast<std::uint8_t>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
 // ---- mode ----
 
 mode mode::hash() noexcept { return mode(std::to_array(k3::iv), 0); }

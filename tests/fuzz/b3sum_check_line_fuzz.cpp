@@ -9,6 +9,7 @@
 #include <variant>
 
 #include <fastblake/blake3.hpp>
+#include <fastblake/detail/bytes.hpp>
 
 #include "../../tools/b3sum/check_line.hpp"
 #include "fuzz_check.hpp"
@@ -49,11 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(b3sum::lossy_utf8(entry.path) == entry.path);
   bool escaped = false;
   const std::string shown = b3sum::shown_name(entry.path, escaped);
-  std::string hex;
-  for (const std::uint8_t byte : entry.expected) {
-    hex.push_back("0123456789abcdef"[byte >> 4]);
-    hex.push_back("0123456789abcdef"[byte & 15]);
-  }
+  const std::string hex = fastblake::detail::to_hex(entry.expected.data(), entry.expected.size());
   // The plain form holds 32 bytes and cannot name the empty path (a tagged line can; it then
   // fails to open).
   if (!entry.path.empty() && entry.expected.size() == 32) {

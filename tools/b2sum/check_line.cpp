@@ -5,18 +5,15 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include <fastblake/detail/bytes.hpp>
+
 namespace b2sum {
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using fastblake::detail::hex_digit_value;
 
 bool all_hex(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return hex_value(c) >= 0; });
+  return std::all_of(s.begin(), s.end(), [](char c) { return hex_digit_value(c) >= 0; });
 }
 
 // Undoes escaped(); false for a backslash before anything but \\, n or r.
@@ -142,7 +139,7 @@ std::optional<parsed_line> parse_line(std::string_view line, algorithm algo, pla
     }
   }
   std::size_t n = 0;
-  while (i + n < line.size() && hex_value(line[i + n]) >= 0) ++n;
+  while (i + n < line.size() && hex_digit_value(line[i + n]) >= 0) ++n;
   if (n < 2 || n % 2 != 0 || n > 2 * max_bytes) return std::nullopt;
   std::size_t k = i + n;
   if (k == line.size() || !is_blank(line[k])) return std::nullopt;

@@ -1,6 +1,8 @@
 // b3sum's names and check-file lines (check_line.hpp).
 #include "check_line.hpp"
 
+#include <fastblake/detail/bytes.hpp>
+
 namespace b3sum {
 namespace {
 
@@ -26,11 +28,8 @@ bool unescape(std::string_view s, std::string& out) {
   return true;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
+// As the official b3sum: lowercase digits only.
+int hex_value(char c) { return c >= 'A' && c <= 'F' ? -1 : fastblake::detail::hex_digit_value(c); }
 
 }  // namespace
 

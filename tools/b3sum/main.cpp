@@ -348,18 +348,11 @@ std::optional<b3::output_reader> hash_input(const context& ctx, const std::strin
 // Writes `length` output bytes from the reader as hex, in pieces: any length streams in
 // bounded memory.
 void write_hex(b3::output_reader& reader, std::uint64_t length) {
-  static constexpr char digits[] = "0123456789abcdef";
   std::array<std::uint8_t, 4096> block;
-  std::string hex;
   for (std::uint64_t left = length; left > 0;) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
     reader.fill(std::span(block).first(n));
-    hex.clear();
-    for (std::size_t i = 0; i < n; ++i) {
-      hex.push_back(digits[block[i] >> 4]);
-      hex.push_back(digits[block[i] & 15]);
-    }
-    out.write(hex);
+    out.write(fastblake::detail::to_hex(block.data(), n));
     check_output();
     left -= n;
   }
