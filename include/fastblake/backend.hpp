@@ -23,6 +23,10 @@ namespace fastblake {
 /// The backend in use: portable, sse2, sse41, avx2, avx512 or neon.
 FASTBLAKE_API std::string_view active_backend() noexcept;
 
+/// The kernels BLAKE2 runs on under the active backend: that backend's own where it has BLAKE2
+/// kernels (sse41, avx2, avx512, neon), else portable (under sse2, say).
+FASTBLAKE_API std::string_view active_blake2_kernels() noexcept;
+
 /// The backends compiled into this build that this CPU can run, best first. portable is
 /// always last.
 FASTBLAKE_API std::vector<std::string_view> available_backends();

@@ -3,6 +3,8 @@
 #include <array>
 #include <atomic>
 
+#include <fastblake/backend.hpp>
+
 #include "blake2/kernels.hpp"
 #include "blake3/kernels.hpp"
 
@@ -65,3 +67,9 @@ const kernels& active_kernels() noexcept {
 }
 
 }  // namespace fastblake::detail::blake2
+
+namespace fastblake {
+
+std::string_view active_blake2_kernels() noexcept { return detail::blake2::active_kernels().name; }
+
+}  // namespace fastblake

@@ -121,7 +121,13 @@ inline std::vector<std::string> backend_names() {
 /// the backend switched on for the test's duration.
 class per_backend : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override { ASSERT_TRUE(use_backend(GetParam())); }
+  void SetUp() override {
+    ASSERT_TRUE(use_backend(GetParam()));
+    // Which BLAKE2 kernels run: the backend's own, or portable where it has none.
+    const bool own = GetParam() == "sse41" || GetParam() == "avx2" || GetParam() == "avx512" ||
+                     GetParam() == "neon";
+    ASSERT_EQ(active_blake2_kernels(), own ? GetParam() : std::string("portable"));
+  }
   void TearDown() override { use_backend(available_backends().front()); }
 };
 

@@ -249,9 +249,11 @@ void print_help() {
 }
 
 void print_version() {
+  const std::string backend(fastblake::active_backend());
+  const std::string kernels(fastblake::active_blake2_kernels());
   out.write(std::string("b2sum (fastblake) ") + FASTBLAKE_VERSION_STRING +
-            "\nCompatible with GNU coreutils b2sum 9.1. Backend: " +
-            std::string(fastblake::active_backend()) + ".\n");
+            "\nCompatible with GNU coreutils b2sum 9.1. Backend: " + backend +
+            (kernels == backend ? "" : " (BLAKE2 on the " + kernels + " kernels)") + ".\n");
 }
 
 // ---- hashing ----
