@@ -11,13 +11,17 @@ bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b, std::size
   return result == 0;
 }
 
-std::string to_hex(const std::uint8_t* bytes, std::size_t n) {
+void write_hex(const std::uint8_t* bytes, std::size_t n, char* out) noexcept {
   static constexpr char digits[] = "0123456789abcdef";
-  std::string hex(2 * n, '\0');
   for (std::size_t i = 0; i < n; ++i) {
-    hex[2 * i] = digits[bytes[i] >> 4];
-    hex[2 * i + 1] = digits[bytes[i] & 15];
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 15];
   }
+}
+
+std::string to_hex(const std::uint8_t* bytes, std::size_t n) {
+  std::string hex(2 * n, '\0');
+  write_hex(bytes, n, hex.data());
   return hex;
 }
 

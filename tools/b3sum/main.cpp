@@ -349,10 +349,12 @@ std::optional<b3::output_reader> hash_input(const context& ctx, const std::strin
 // bounded memory.
 void write_hex(b3::output_reader& reader, std::uint64_t length) {
   std::array<std::uint8_t, 4096> block;
+  std::array<char, 2 * block.size()> hex;
   for (std::uint64_t left = length; left > 0;) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
     reader.fill(std::span(block).first(n));
-    out.write(fastblake::detail::to_hex(block.data(), n));
+    fastblake::detail::write_hex(block.data(), n, hex.data());
+    out.write(std::string_view(hex.data(), 2 * n));
     check_output();
     left -= n;
   }

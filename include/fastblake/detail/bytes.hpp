@@ -14,6 +14,8 @@ namespace fastblake::detail {
 FASTBLAKE_API bool constant_time_equal(const std::uint8_t* a, const std::uint8_t* b,
                                        std::size_t n) noexcept;
 
+/// n bytes as 2n lowercase hex digits, into out (room for 2n characters).
+FASTBLAKE_API void write_hex(const std::uint8_t* bytes, std::size_t n, char* out) noexcept;
 /// n bytes as 2n lowercase hex digits.
 FASTBLAKE_API std::string to_hex(const std::uint8_t* bytes, std::size_t n);
 
