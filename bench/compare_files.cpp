@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 
-#include "blake3/kernels.hpp"
 #include "official.hpp"
 
 // The official library built with its portable kernel only, under renamed symbols
@@ -139,9 +139,9 @@ int main(int argc, char** argv) {
        }},
   };
 
-  std::printf(
-      "fastblake %s (kernel: %s) vs official BLAKE3 C %s, one thread\n", FASTBLAKE_VERSION_STRING,
-      std::string(fastblake::detail::blake3::active_kernels().name).c_str(), BLAKE3_VERSION_STRING);
+  std::printf("fastblake %s (kernel: %s) vs official BLAKE3 C %s, one thread\n",
+              FASTBLAKE_VERSION_STRING, std::string(fastblake::active_backend()).c_str(),
+              BLAKE3_VERSION_STRING);
   std::printf("%s; median of %d interleaved rounds, GB/s = 10^9 bytes/s\n\n", cpu_model().c_str(),
               opt.rounds);
   std::printf("%-28s %9s %10s %11s %11s %10s %10s\n", "file", "size", "fastblake", "official C",

@@ -1,8 +1,9 @@
 // Which instruction-set backend fastblake runs on, and whether an accelerator helps it.
 //
 // fastblake picks the best backend this CPU supports the first time it hashes, and keeps it.
-// The environment variable FASTBLAKE_BACKEND=portable|sse2|sse41|avx2|avx512|neon, read at
-// that moment, forces one (for tests and benchmarks). All functions here are thread-safe.
+// The environment variable FASTBLAKE_BACKEND, read at that moment and set to one of the names
+// (avx512, avx2, sse41, sse2, neon, portable), forces one (for tests and benchmarks). All
+// functions here are thread-safe.
 //
 // A program that links fastblake::cuda (<fastblake/cuda.hpp>) also lets the automatic
 // functions, hash(), keyed_hash(), derive_key() and the file API with
@@ -20,11 +21,11 @@
 
 namespace fastblake {
 
-/// The backend in use: portable, sse2, sse41, avx2, avx512 or neon.
+/// The backend in use, by name.
 FASTBLAKE_API std::string_view active_backend() noexcept;
 
 /// The kernels BLAKE2 runs on under the active backend: that backend's own where it has BLAKE2
-/// kernels (sse41, avx2, avx512, neon), else portable (under sse2, say).
+/// kernels, else portable (under sse2, say).
 FASTBLAKE_API std::string_view active_blake2_kernels() noexcept;
 
 /// The backends compiled into this build that this CPU can run, best first. portable is

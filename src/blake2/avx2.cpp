@@ -16,7 +16,7 @@
 #include "common/compiler.hpp"
 #include "common/endian.hpp"
 
-namespace fastblake::detail::blake2 {
+namespace fastblake::internal::blake2 {
 namespace {
 
 // In this order: each uses what the ones before it define.
@@ -29,7 +29,6 @@ namespace {
 }  // namespace
 
 const kernels avx2 = {
-    .name = "avx2",
     .compress_b = compress_rows_b,
     .compress_s = compress_rows_s,
     .b_x2 = compress_lanes<lanes_b128>,
@@ -48,4 +47,4 @@ const kernels avx2 = {
     .s_simultaneous_lanes = 8,
 };
 
-}  // namespace fastblake::detail::blake2
+}  // namespace fastblake::internal::blake2

@@ -16,7 +16,7 @@
 #include "common/compiler.hpp"
 #include "common/endian.hpp"
 
-namespace fastblake::detail::blake2 {
+namespace fastblake::internal::blake2 {
 namespace {
 
 // In this order: each uses what the ones before it define.
@@ -32,7 +32,6 @@ namespace {
 }  // namespace
 
 const kernels avx512 = {
-    .name = "avx512",
     .compress_b = compress_rows_b,
     .compress_s = compress_rows_s,
     .b_x2 = compress_lanes<lanes_b128>,
@@ -51,4 +50,4 @@ const kernels avx512 = {
     .s_simultaneous_lanes = 8,
 };
 
-}  // namespace fastblake::detail::blake2
+}  // namespace fastblake::internal::blake2

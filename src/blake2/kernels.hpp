@@ -1,16 +1,17 @@
-// The interface between the BLAKE2 modes (blake2.cpp) and the compression kernels.
+// The interface between the BLAKE2 modes (params.cpp, state.cpp, ...) and the compression kernels.
 //
-// Each instruction-set file defines one `kernels` instance; dispatch follows the BLAKE3
-// backend in use (FASTBLAKE_BACKEND, use_backend), so both hashes always run on one backend.
+// Each instruction-set file defines one `kernels` instance; the active backend
+// (common/backend.hpp) holds those of both families, so both hashes run on one backend.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include <fastblake/config.hpp>
+#include "common/backend.hpp"
+#include "fastblake_backends.hpp"
 
-namespace fastblake::detail::blake2 {
+namespace fastblake::internal::blake2 {
 
 inline constexpr std::uint64_t iv_b[8] = {
     0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
@@ -34,7 +35,6 @@ using lanes_fn = void (*)(W* h, const std::uint8_t* const* blocks, std::size_t s
                           std::size_t num_blocks, W* t, const W* increment, const W* f);
 
 struct kernels {
-  std::string_view name;
   compress_fn<std::uint64_t> compress_b;
   compress_fn<std::uint32_t> compress_s;
   /// Two and four BLAKE2b lanes (BLAKE2bp's leaves, split between threads or not), and the
@@ -63,14 +63,13 @@ struct kernels {
 /// The widest many-message kernel has this many lanes.
 inline constexpr std::size_t max_lanes = 16;
 
-FASTBLAKE_API extern const kernels portable;
-FASTBLAKE_API extern const kernels sse41;
-FASTBLAKE_API extern const kernels avx2;
-FASTBLAKE_API extern const kernels avx512;
-FASTBLAKE_API extern const kernels neon;
+// One instance per backend that has BLAKE2 kernels (src/blake2/<name>.cpp); the others run
+// portable's.
+#define FASTBLAKE_DECLARE_KERNELS(name, features, blake2_level) extern const kernels blake2_level;
+FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_DECLARE_KERNELS)
+#undef FASTBLAKE_DECLARE_KERNELS
 
-/// The kernels of the backend in use (the BLAKE3 one's name); portable where that backend has
-/// no BLAKE2 kernels of its own.
-FASTBLAKE_API const kernels& active_kernels() noexcept;
+/// The kernels of the active backend (common/backend.hpp).
+inline const kernels& active_kernels() noexcept { return *active_backend().blake2; }
 
-}  // namespace fastblake::detail::blake2
+}  // namespace fastblake::internal::blake2

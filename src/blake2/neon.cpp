@@ -13,7 +13,7 @@
 // The message loads below read words as they lie in memory: little-endian only.
 static_assert(std::endian::native == std::endian::little, "the neon kernels are little-endian");
 
-namespace fastblake::detail::blake2 {
+namespace fastblake::internal::blake2 {
 namespace {
 
 #include "blake2/compress-inl.hpp"
@@ -91,7 +91,6 @@ struct lanes_s_neon {
 }  // namespace
 
 const kernels neon = {
-    .name = "neon",
     .compress_b = compress_scalar<scalar_b>,
     .compress_s = compress_scalar<scalar_s>,
     .b_x2 = compress_lanes<lanes_b_neon>,
@@ -110,4 +109,4 @@ const kernels neon = {
     .s_simultaneous_lanes = 4,
 };
 
-}  // namespace fastblake::detail::blake2
+}  // namespace fastblake::internal::blake2

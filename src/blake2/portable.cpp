@@ -8,7 +8,7 @@
 #include "common/compiler.hpp"
 #include "common/endian.hpp"
 
-namespace fastblake::detail::blake2 {
+namespace fastblake::internal::blake2 {
 namespace {
 
 #include "blake2/compress-inl.hpp"
@@ -17,7 +17,6 @@ namespace {
 }  // namespace
 
 const kernels portable = {
-    .name = "portable",
     .compress_b = compress_scalar<scalar_b>,
     .compress_s = compress_scalar<scalar_s>,
     .b_x2 = lanes_scalar<scalar_b, 2>,
@@ -36,4 +35,4 @@ const kernels portable = {
     .s_simultaneous_lanes = 1,
 };
 
-}  // namespace fastblake::detail::blake2
+}  // namespace fastblake::internal::blake2

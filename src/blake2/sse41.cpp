@@ -14,7 +14,7 @@
 #include "common/compiler.hpp"
 #include "common/endian.hpp"
 
-namespace fastblake::detail::blake2 {
+namespace fastblake::internal::blake2 {
 namespace {
 
 #include "blake2/compress-inl.hpp"
@@ -24,7 +24,6 @@ namespace {
 }  // namespace
 
 const kernels sse41 = {
-    .name = "sse41",
     .compress_b = compress_scalar<scalar_b>,
     .compress_s = compress_scalar<scalar_s>,
     .b_x2 = compress_lanes<lanes_b128>,
@@ -43,4 +42,4 @@ const kernels sse41 = {
     .s_simultaneous_lanes = 4,
 };
 
-}  // namespace fastblake::detail::blake2
+}  // namespace fastblake::internal::blake2

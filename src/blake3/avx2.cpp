@@ -18,7 +18,7 @@
 #include "common/compiler.hpp"
 #include "common/cpu_features.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
@@ -30,8 +30,6 @@ using row = vec128;
 }  // namespace
 
 const kernels avx2 = {
-    .name = "avx2",
-    .required_features = feature_sse2 | feature_ssse3 | feature_sse41 | feature_avx | feature_avx2,
     .simd_degree = vec256::lanes,
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
@@ -41,4 +39,4 @@ const kernels avx2 = {
     .hash_parents = hash_parents_with<vec256, stack_pair<stack256>, stack256>,
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

@@ -19,7 +19,7 @@
 #include "common/compiler.hpp"
 #include "common/cpu_features.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
@@ -162,9 +162,6 @@ void hash_chunks_avx512(const std::uint8_t* input, std::size_t num_chunks,
 }  // namespace
 
 const kernels avx512 = {
-    .name = "avx512",
-    .required_features = feature_sse2 | feature_ssse3 | feature_sse41 | feature_avx | feature_avx2 |
-                         feature_avx512f | feature_avx512vl,
     .simd_degree = vec512::lanes,
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
@@ -174,4 +171,4 @@ const kernels avx512 = {
     .hash_parents = hash_parents_with<vec512, vec256, stack512, stack256>,
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

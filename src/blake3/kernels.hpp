@@ -1,8 +1,9 @@
 // The interface between the BLAKE3 tree code and the compression kernels.
 //
 // The tree code (tree.cpp) sees only this struct. Each instruction-set file defines one
-// constant instance; dispatch picks one at run time. Multi-input functions take contiguous
-// inputs because the tree code always hands over neighbouring chunks or parent nodes.
+// constant instance; the active backend (common/backend.hpp) says which one runs. Multi-input
+// functions take contiguous inputs because the tree code always hands over neighbouring chunks or
+// parent nodes.
 #pragma once
 
 #include <cstddef>
@@ -10,9 +11,10 @@
 #include <span>
 #include <string_view>
 
-#include <fastblake/config.hpp>
+#include "common/backend.hpp"
+#include "fastblake_backends.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 
 inline constexpr std::size_t block_len = 64;
 inline constexpr std::size_t chunk_len = 1024;
@@ -35,10 +37,6 @@ inline constexpr std::uint32_t iv[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA5
                                         0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
 
 struct kernels {
-  /// Backend name: portable, sse2, sse41, avx2, avx512, neon.
-  std::string_view name;
-  /// The cpu_feature bits (common/cpu_features.hpp) the CPU needs to run these kernels.
-  std::uint32_t required_features;
   /// How many chunks or parents hash_chunks / hash_parents process in parallel. The tree
   /// code groups work in multiples of this; any count is accepted.
   std::size_t simd_degree;
@@ -82,25 +80,16 @@ struct kernels {
 /// 512-bit vector, or as two interleaved pairs of 256-bit vectors. Chosen from the CPU (pairs
 /// where 512-bit operations run at half rate); tests run both.
 enum class four_chunk_layout : std::uint8_t { rows512, pairs256 };
-FASTBLAKE_API four_chunk_layout avx512_four_chunk_layout() noexcept;
-FASTBLAKE_API void set_avx512_four_chunk_layout(four_chunk_layout layout) noexcept;
+four_chunk_layout avx512_four_chunk_layout() noexcept;
+void set_avx512_four_chunk_layout(four_chunk_layout layout) noexcept;
 
-/// The portable kernel: plain C++, any CPU, any byte order.
-FASTBLAKE_API extern const kernels portable;
-// One instance per instruction set, where FASTBLAKE_BACKENDS compiled it in.
-FASTBLAKE_API extern const kernels sse2;
-FASTBLAKE_API extern const kernels sse41;
-FASTBLAKE_API extern const kernels avx2;
-FASTBLAKE_API extern const kernels avx512;
-FASTBLAKE_API extern const kernels neon;
+// One instance per backend compiled in (src/blake3/<name>.cpp): portable, plain C++ for any
+// CPU and byte order, and those FASTBLAKE_BACKENDS chose.
+#define FASTBLAKE_DECLARE_KERNELS(name, features, blake2_level) extern const kernels name;
+FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_DECLARE_KERNELS)
+#undef FASTBLAKE_DECLARE_KERNELS
 
-/// The compiled-in kernels this CPU can run, best first; portable is last.
-FASTBLAKE_API std::span<const kernels* const> available_kernels() noexcept;
+/// The kernels every hash uses: the active backend's.
+inline const kernels& active_kernels() noexcept { return *active_backend().blake3; }
 
-/// The kernels every hash uses: the best the CPU has, unless a test or benchmark chose one.
-FASTBLAKE_API const kernels& active_kernels() noexcept;
-
-/// Makes k the active kernels for every later hash in the process (tests and benchmarks).
-FASTBLAKE_API void set_active_kernels(const kernels& k) noexcept;
-
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

@@ -16,7 +16,7 @@
 // The shared kernels read message words with memcpy: little-endian only.
 static_assert(std::endian::native == std::endian::little, "the neon kernel is little-endian");
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 namespace {
 
 struct neon128 {
@@ -65,8 +65,6 @@ using row = neon128;
 }  // namespace
 
 const kernels neon = {
-    .name = "neon",
-    .required_features = feature_neon,
     .simd_degree = neon128::lanes,
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
@@ -76,4 +74,4 @@ const kernels neon = {
     .hash_parents = hash_parents_with<neon128>,
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

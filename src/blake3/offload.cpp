@@ -3,19 +3,26 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <mutex>
 
-namespace fastblake::detail::blake3 {
+#include "common/backend.hpp"
+
+namespace fastblake::internal::blake3 {
 
 std::atomic<std::uint64_t> offload_floor{~std::uint64_t{0}};
 
 namespace {
 
 offload_mode mode_from_environment() noexcept {
-  const char* env = std::getenv("FASTBLAKE_BACKEND");
-  if (env == nullptr || *env == '\0') return offload_mode::automatic;
-  return std::string_view(env) == "cuda" ? offload_mode::forced : offload_mode::disabled;
+  switch (requested_offload()) {
+    case offload_request::forced:
+      return offload_mode::forced;
+    case offload_request::disabled:
+      return offload_mode::disabled;
+    case offload_request::automatic:
+      break;
+  }
+  return offload_mode::automatic;
 }
 
 // Everything below is read and written under `lock`: eligible subtrees are megabytes, so one
@@ -57,6 +64,7 @@ void register_offload(const offload* o) noexcept {
   state& s = the_state();
   const std::lock_guard guard(s.lock);
   s.registered = o;
+  note_accelerator_name(o != nullptr ? o->name : std::string_view());
   s.prepared = false;
   s.offloaded = 0;
   s.kept = 0;
@@ -107,11 +115,11 @@ void record_cpu(std::uint64_t size, double seconds) noexcept {
   s.policy.record(offload_policy::side::cpu, size, seconds);
 }
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3
 
 namespace fastblake {
 
-namespace k3 = detail::blake3;
+namespace k3 = internal::blake3;
 
 offload_status current_offload() noexcept {
   k3::state& s = k3::the_state();

@@ -17,7 +17,7 @@
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 
 /// What an accelerator gives the CPU library. Both functions are called with the offload
 /// lock held, never concurrently.
@@ -96,7 +96,7 @@ class offload_policy {
   double accelerator_rate_ = 0;
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3
 
 namespace fastblake::blake3::detail {
 

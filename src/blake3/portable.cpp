@@ -9,7 +9,7 @@
 #include "common/compiler.hpp"
 #include "common/endian.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 namespace {
 
 FASTBLAKE_ALWAYS_INLINE void mix(std::uint32_t v[16], int a, int b, int c, int d, std::uint32_t x,
@@ -135,8 +135,6 @@ void hash_roots(const std::uint8_t* const* inputs, const std::size_t* lengths,
 }  // namespace
 
 const kernels portable = {
-    .name = "portable",
-    .required_features = 0,
     .simd_degree = 1,
     .compress_in_place = compress_in_place,
     .compress_blocks = compress_blocks,
@@ -146,4 +144,4 @@ const kernels portable = {
     .hash_parents = hash_parents,
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

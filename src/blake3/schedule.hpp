@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 
 using round_schedule = std::array<std::uint8_t, 16>;
 
@@ -22,4 +22,4 @@ constexpr std::array<round_schedule, 7> make_message_schedule() {
 
 inline constexpr std::array<round_schedule, 7> message_schedule = make_message_schedule();
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

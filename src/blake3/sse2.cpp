@@ -11,7 +11,7 @@
 #include "common/compiler.hpp"
 #include "common/cpu_features.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
@@ -21,8 +21,6 @@ using row = vec128;
 }  // namespace
 
 const kernels sse2 = {
-    .name = "sse2",
-    .required_features = feature_sse2,
     .simd_degree = vec128::lanes,
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
@@ -32,4 +30,4 @@ const kernels sse2 = {
     .hash_parents = hash_parents_with<vec128>,
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

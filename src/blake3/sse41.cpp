@@ -16,7 +16,7 @@
 #include "common/compiler.hpp"
 #include "common/cpu_features.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal::blake3 {
 namespace {
 
 #include "blake3/x86_128-inl.hpp"
@@ -26,8 +26,6 @@ using row = vec128;
 }  // namespace
 
 const kernels sse41 = {
-    .name = "sse41",
-    .required_features = feature_sse2 | feature_ssse3 | feature_sse41,
     .simd_degree = vec128::lanes,
     .compress_in_place = row_compress_in_place,
     .compress_blocks = row_compress_blocks,
@@ -37,4 +35,4 @@ const kernels sse41 = {
     .hash_parents = hash_parents_with<vec128>,
 };
 
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal::blake3

@@ -23,7 +23,7 @@
 namespace fastblake::blake3 {
 namespace {
 
-namespace k3 = fastblake::detail::blake3;
+namespace k3 = fastblake::internal::blake3;
 using detail::chunk_state;
 using detail::output_node;
 using key_words = std::array<std::uint32_t, 8>;
@@ -35,7 +35,7 @@ constexpr std::size_t max_subtree_cvs = std::max<std::size_t>(2, k3::max_simd_de
 
 key_words words_from_key(const std::uint8_t* key) noexcept {
   key_words w;
-  fastblake::detail::load_le32_words(key, w.data(), 8);
+  fastblake::internal::load_le32_words(key, w.data(), 8);
   return w;
 }
 
@@ -116,14 +116,14 @@ void node_chaining_value(const k3::kernels& k, const output_node& node,
                          std::uint8_t out[k3::out_len]) noexcept {
   key_words cv = node.input_cv;
   k.compress_in_place(cv.data(), node.block.data(), node.block_len, node.counter, node.flags);
-  fastblake::detail::store_le32_words(cv.data(), out, 8);
+  fastblake::internal::store_le32_words(cv.data(), out, 8);
 }
 
 digest root_digest(const k3::kernels& k, const output_node& node) noexcept {
   digest::bytes_type bytes;
   key_words cv = node.input_cv;
   k.compress_in_place(cv.data(), node.block.data(), node.block_len, 0, node.flags | k3::root);
-  fastblake::detail::store_le32_words(cv.data(), bytes.data(), 8);
+  fastblake::internal::store_le32_words(cv.data(), bytes.data(), 8);
   return digest(bytes);
 }
 
@@ -193,11 +193,11 @@ void root_output(const k3::kernels& k, const output_node& node, std::uint64_t bl
 }
 
 thread_pool* automatic_input_pool(std::size_t bytes) noexcept {
-  return fastblake::detail::automatic_pool(bytes, auto_parallel_min_size);
+  return fastblake::internal::automatic_pool(bytes, auto_parallel_min_size);
 }
 
 thread_pool* automatic_output_pool(std::size_t bytes) noexcept {
-  return fastblake::detail::automatic_pool(bytes, auto_parallel_output_min_size);
+  return fastblake::internal::automatic_pool(bytes, auto_parallel_output_min_size);
 }
 
 // ---- subtrees ----
@@ -584,7 +584,7 @@ digest small_digest(const k3::kernels& k, std::span<const std::byte> input, cons
                       static_cast<std::uint8_t>(flags | (full == 0 ? k3::chunk_start : 0) |
                                                 k3::chunk_end | k3::root));
   digest::bytes_type out;
-  fastblake::detail::store_le32_words(cv.data(), out.data(), 8);
+  fastblake::internal::store_le32_words(cv.data(), out.data(), 8);
   return digest(out);
 }
 

@@ -9,7 +9,7 @@
 #endif
 #endif
 
-namespace fastblake::detail {
+namespace fastblake::internal {
 namespace {
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -89,4 +89,4 @@ std::uint32_t cpu_features() noexcept {
   return features;
 }
 
-}  // namespace fastblake::detail
+}  // namespace fastblake::internal

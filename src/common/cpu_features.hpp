@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-namespace fastblake::detail {
+namespace fastblake::internal {
 
 enum cpu_feature : std::uint32_t {
   feature_sse2 = 1u << 0,
@@ -23,4 +23,4 @@ enum cpu_feature : std::uint32_t {
 /// when XGETBV says the OS preserves its state across context switches.
 std::uint32_t cpu_features() noexcept;
 
-}  // namespace fastblake::detail
+}  // namespace fastblake::internal

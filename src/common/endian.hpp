@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace fastblake::detail {
+namespace fastblake::internal {
 
 constexpr std::uint32_t byteswap32(std::uint32_t w) noexcept {
   return (w >> 24) | ((w >> 8) & 0xff00) | ((w << 8) & 0xff0000) | (w << 24);
@@ -60,4 +60,4 @@ inline void store_le32_words(const std::uint32_t* words, std::uint8_t* bytes,
   }
 }
 
-}  // namespace fastblake::detail
+}  // namespace fastblake::internal

@@ -250,7 +250,7 @@ thread_pool& thread_pool::default_pool() {
   return pool;
 }
 
-namespace detail {
+namespace internal {
 
 // Below this size the automatic functions do not wake a sleeping pool for a lone call: the
 // wake-up costs the caller ~2.5 us, 5-12% of hashing 128 KiB to 1 MiB, and on the project's
@@ -280,6 +280,6 @@ thread_pool* automatic_pool(std::size_t bytes, std::size_t threshold) noexcept {
   }
 }
 
-}  // namespace detail
+}  // namespace internal
 
 }  // namespace fastblake

@@ -648,7 +648,7 @@ struct detail::automatic_use {
 
 namespace {
 
-constexpr fastblake::detail::blake3::offload automatic_offload{
+constexpr fastblake::internal::blake3::offload automatic_offload{
     "cuda", detail::automatic_use::prepare, detail::automatic_use::children};
 
 }  // namespace
@@ -660,7 +660,7 @@ namespace detail {
 // this object even if it calls nothing in it.
 extern const int automatic_registration;
 const int automatic_registration =
-    (fastblake::detail::blake3::register_offload(&automatic_offload), 1);
+    (fastblake::internal::blake3::register_offload(&automatic_offload), 1);
 
 }  // namespace detail
 

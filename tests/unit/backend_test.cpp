@@ -3,16 +3,38 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 
+#include "fastblake_backends.hpp"
 #include "test_support.hpp"
 
 namespace fastblake::test {
 namespace {
+
+// Every backend of every processor, from the build's one list (cmake/Backends.cmake).
+std::vector<std::string> known_backend_names() {
+  std::vector<std::string> names;
+  std::string_view rest = FASTBLAKE_KNOWN_BACKEND_NAMES;
+  while (!rest.empty()) {
+    const std::size_t comma = std::min(rest.find(", "), rest.size());
+    names.emplace_back(rest.substr(0, comma));
+    rest.remove_prefix(std::min(comma + 2, rest.size()));
+  }
+  return names;
+}
+
+TEST(Backend, KnownNamesIncludeEveryAvailableOne) {
+  const auto known = known_backend_names();
+  EXPECT_GE(known.size(), 6u);
+  for (std::string_view name : available_backends()) {
+    EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name;
+  }
+}
 
 bool is_available(std::string_view name) {
   const auto all = available_backends();
@@ -44,7 +66,7 @@ TEST(Backend, UnknownOrUnavailableNamesAreRefused) {
   EXPECT_FALSE(use_backend("nonsense"));
   EXPECT_FALSE(use_backend(""));
   EXPECT_FALSE(use_backend("AVX2")) << "names are lowercase";
-  for (std::string_view name : {"sse2", "sse41", "avx2", "avx512", "neon"}) {
+  for (const std::string& name : known_backend_names()) {
     if (!is_available(name)) {
       EXPECT_FALSE(use_backend(name)) << name;
     }

@@ -24,7 +24,7 @@ std::array<std::uint32_t, 8> random_key(random_source& rng) {
 
 class KernelDifferential : public kernel_test {
  protected:
-  const k3::kernels& k() const { return *GetParam(); }
+  const k3::kernels& k() const { return *GetParam()->blake3; }
   std::size_t max_count() const { return 2 * std::max<std::size_t>(k().simd_degree, 16) + 3; }
 };
 
@@ -49,10 +49,9 @@ TEST_P(KernelDifferential, HashChunks) {
 // The avx512 kernels hash three or four leftover chunks in one of two layouts, chosen from the
 // CPU: both, whichever this CPU would choose.
 TEST(KernelLayouts, Avx512FourChunksInBothLayouts) {
-  const k3::kernels* avx512 = nullptr;
-  for (const k3::kernels* k : k3::available_kernels())
-    if (k->name == "avx512") avx512 = k;
-  if (avx512 == nullptr) GTEST_SKIP() << "no avx512 backend on this CPU or build";
+  const internal::backend* backend = internal::find_available_backend("avx512");
+  if (backend == nullptr) GTEST_SKIP() << "no avx512 backend on this CPU or build";
+  const k3::kernels* avx512 = backend->blake3;
   const k3::four_chunk_layout chosen = k3::avx512_four_chunk_layout();
   random_source rng(test_seed() + 19);
   for (const auto layout : {k3::four_chunk_layout::rows512, k3::four_chunk_layout::pairs256}) {

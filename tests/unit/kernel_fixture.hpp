@@ -2,6 +2,7 @@
 // through the portable kernel, every SIMD degree the tree code must handle.
 #pragma once
 
+#include <deque>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -9,66 +10,76 @@
 #include <gtest/gtest.h>
 
 #include "blake3/kernels.hpp"
+#include "common/backend.hpp"
 
-namespace fastblake::detail::blake3 {
+namespace fastblake::internal {
 /// Names the kernel configuration in GoogleTest's messages.
-inline void PrintTo(const kernels* k, std::ostream* os) {
-  *os << k->name << " x" << k->simd_degree;
+inline void PrintTo(const backend* b, std::ostream* os) {
+  *os << b->name << " x" << b->blake3->simd_degree;
 }
-}  // namespace fastblake::detail::blake3
+}  // namespace fastblake::internal
 
 namespace fastblake::test {
 
-namespace k3 = fastblake::detail::blake3;
+namespace k3 = fastblake::internal::blake3;
+using fastblake::internal::backend;
 
-/// Every backend this machine can run, each also presented as 1, 2, 4, 8 and 16 lanes wide:
-/// the tree code groups chunks and parents by simd_degree, and the kernels must accept any
-/// count, so every grouping must give the same hashes.
-inline const std::vector<const k3::kernels*>& kernel_configs() {
-  static const std::vector<k3::kernels> variants = [] {
-    std::vector<k3::kernels> v;
-    for (const k3::kernels* backend : k3::available_kernels()) {
-      v.push_back(*backend);
+/// Every backend this machine can run, each also presented with its BLAKE3 kernels 1, 2, 4, 8
+/// and 16 lanes wide: the tree code groups chunks and parents by simd_degree, and the kernels
+/// must accept any count, so every grouping must give the same hashes.
+inline const std::vector<const backend*>& kernel_configs() {
+  struct variant {
+    backend b;
+    k3::kernels k;
+  };
+  // A deque: the backends point into their own element.
+  static const std::deque<variant> variants = [] {
+    std::deque<variant> v;
+    const auto add = [&v](const backend* b, std::size_t degree) {
+      v.push_back({*b, *b->blake3});
+      v.back().k.simd_degree = degree;
+      v.back().b.blake3 = &v.back().k;
+    };
+    for (const backend* b : internal::available_backends()) {
+      const std::size_t native = b->blake3->simd_degree;
+      add(b, native);
       for (std::size_t degree = 1; degree <= k3::max_simd_degree; degree *= 2) {
-        if (degree == backend->simd_degree) continue;
-        k3::kernels k = *backend;
-        k.simd_degree = degree;
-        v.push_back(k);
+        if (degree != native) add(b, degree);
       }
     }
     return v;
   }();
-  static const std::vector<const k3::kernels*> all = [] {
-    std::vector<const k3::kernels*> v;
-    for (const auto& k : variants) v.push_back(&k);
+  static const std::vector<const backend*> all = [] {
+    std::vector<const backend*> v;
+    for (const auto& entry : variants) v.push_back(&entry.b);
     return v;
   }();
   return all;
 }
 
-/// Whether k runs at its backend's own SIMD degree (the configuration users get).
-inline bool is_native(const k3::kernels* k) {
-  for (const k3::kernels* backend : k3::available_kernels())
-    if (backend->name == k->name) return backend->simd_degree == k->simd_degree;
-  return false;
+/// Whether b runs at its backend's own SIMD degree (the configuration users get).
+inline bool is_native(const backend* b) {
+  const backend* original = internal::find_available_backend(b->name);
+  return original != nullptr && original->blake3->simd_degree == b->blake3->simd_degree;
 }
 
-inline std::string kernel_config_name(const testing::TestParamInfo<const k3::kernels*>& info) {
-  return std::string(info.param->name) + "_x" + std::to_string(info.param->simd_degree);
+inline std::string kernel_config_name(const testing::TestParamInfo<const backend*>& info) {
+  return std::string(info.param->name) + "_x" + std::to_string(info.param->blake3->simd_degree);
 }
 
-/// Makes the parameter the active kernels for the test's duration.
-class kernel_test : public testing::TestWithParam<const k3::kernels*> {
+/// Makes the parameter the active backend for the test's duration.
+class kernel_test : public testing::TestWithParam<const backend*> {
  protected:
   void SetUp() override {
-    saved_ = &k3::active_kernels();
-    k3::set_active_kernels(*GetParam());
-    ASSERT_EQ(&k3::active_kernels(), GetParam()) << "the forced kernels are not the active ones";
+    saved_ = &internal::active_backend();
+    internal::set_active_backend(*GetParam());
+    ASSERT_EQ(&k3::active_kernels(), GetParam()->blake3)
+        << "the forced kernels are not the active ones";
   }
-  void TearDown() override { k3::set_active_kernels(*saved_); }
+  void TearDown() override { internal::set_active_backend(*saved_); }
 
  private:
-  const k3::kernels* saved_ = nullptr;
+  const backend* saved_ = nullptr;
 };
 
 }  // namespace fastblake::test

@@ -24,7 +24,7 @@ namespace fastblake::test {
 namespace {
 
 namespace b3 = fastblake::blake3;
-namespace k3 = fastblake::detail::blake3;
+namespace k3 = fastblake::internal::blake3;
 
 struct fake_accelerator {
   bool prepare_fails = false;

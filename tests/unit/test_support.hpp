@@ -14,6 +14,9 @@
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 
+#include "blake2/kernels.hpp"
+#include "fastblake_backends.hpp"
+
 namespace fastblake::test {
 
 /// The official test vectors' input: byte i is i % 251.
@@ -117,16 +120,30 @@ inline std::vector<std::string> backend_names() {
   return names;
 }
 
+/// The BLAKE2 kernel table of that level, by its own symbol.
+inline const internal::blake2::kernels* blake2_kernels_of(std::string_view level) {
+#define FASTBLAKE_FIND_KERNELS(name, features, blake2_level) \
+  if (level == #blake2_level) return &internal::blake2::blake2_level;
+  FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_FIND_KERNELS)
+#undef FASTBLAKE_FIND_KERNELS
+  return nullptr;
+}
+
 /// A fixture whose tests run once per backend (INSTANTIATE_TEST_SUITE_P with backend_names()),
 /// the backend switched on for the test's duration.
 class per_backend : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     ASSERT_TRUE(use_backend(GetParam()));
-    // Which BLAKE2 kernels run: the backend's own, or portable where it has none.
-    const bool own = GetParam() == "sse41" || GetParam() == "avx2" || GetParam() == "avx512" ||
-                     GetParam() == "neon";
-    ASSERT_EQ(active_blake2_kernels(), own ? GetParam() : std::string("portable"));
+    // Which BLAKE2 kernels run: the backend's own, or portable where it has none, as the
+    // build's list says (cmake/Backends.cmake: src/blake2/<name>.cpp exists or not).
+    std::string expected;
+#define FASTBLAKE_EXPECT_LEVEL(name, features, blake2_level) \
+  if (GetParam() == #name) expected = #blake2_level;
+    FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_EXPECT_LEVEL)
+#undef FASTBLAKE_EXPECT_LEVEL
+    ASSERT_EQ(active_blake2_kernels(), expected);
+    ASSERT_EQ(&internal::blake2::active_kernels(), blake2_kernels_of(expected));
   }
   void TearDown() override { use_backend(available_backends().front()); }
 };

@@ -1,0 +1,173 @@
+// The backend table, the one FASTBLAKE_BACKEND parser, and the active backend. Compiled at
+// baseline flags: it only compares feature bits and never runs a kernel.
+#include "common/backend.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <fastblake/backend.hpp>
+
+#include "blake2/kernels.hpp"
+#include "blake3/kernels.hpp"
+#include "common/cpu_features.hpp"
+
+namespace fastblake::internal {
+
+namespace {
+
+// Every backend this build has, best first.
+#define FASTBLAKE_DEFINE_BACKEND(name, features, blake2_level) \
+  constexpr backend name{#name, features, &blake3::name, &blake2::blake2_level, #blake2_level};
+FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_DEFINE_BACKEND)
+#undef FASTBLAKE_DEFINE_BACKEND
+
+#define FASTBLAKE_LIST_BACKEND(name, features, blake2_level) &name,
+constexpr std::array compiled = {FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_LIST_BACKEND)};
+#undef FASTBLAKE_LIST_BACKEND
+
+constexpr std::string_view known_names = FASTBLAKE_KNOWN_BACKEND_NAMES;
+
+struct availability {
+  std::array<const backend*, compiled.size()> list{};
+  std::size_t count = 0;
+};
+
+const availability& available() noexcept {
+  static const availability a = [] {
+    availability r;
+    const std::uint32_t have = cpu_features();
+    for (const backend* b : compiled) {
+      if ((b->required_features & have) == b->required_features) r.list[r.count++] = b;
+    }
+    return r;
+  }();
+  return a;
+}
+
+bool is_known(std::string_view name) noexcept {
+  for (std::size_t from = 0; from < known_names.size();) {
+    const std::size_t comma = std::min(known_names.find(',', from), known_names.size());
+    if (known_names.substr(from, comma - from) == name) return true;
+    from = comma + 2;
+  }
+  return false;
+}
+
+std::atomic<const char*> g_accelerator_name{nullptr};
+
+std::string_view environment_choice() noexcept {
+  const char* env = std::getenv("FASTBLAKE_BACKEND");
+  return env == nullptr ? std::string_view() : std::string_view(env);
+}
+
+// The first choice: FASTBLAKE_BACKEND if it names an available backend, else the best one.
+// "cpu" and an accelerator's name keep the best one and decide only the offload
+// (requested_offload); "cuda" is refused where no accelerator of that name is linked.
+// Why an override was refused is kept in a fixed buffer: this runs inside noexcept code.
+struct initial_choice {
+  const backend* chosen = nullptr;
+  char override_error[200] = {};
+};
+
+const initial_choice& initial() noexcept {
+  static const initial_choice c = [] {
+    initial_choice r;
+    r.chosen = available().list[0];
+    const std::string_view name = environment_choice();
+    if (name.empty()) return r;
+    const char* accelerator = g_accelerator_name.load(std::memory_order_acquire);
+    if (name == "cpu" || (accelerator != nullptr && name == accelerator)) return r;
+    const int shown = static_cast<int>(std::min<std::size_t>(name.size(), 40));
+    if (const backend* b = find_available_backend(name)) {
+      r.chosen = b;
+    } else if (name == "cuda") {
+      std::snprintf(r.override_error, sizeof r.override_error,
+                    "FASTBLAKE_BACKEND=cuda, but this program does not link fastblake::cuda; "
+                    "using %.10s",
+                    r.chosen->name.data());
+    } else if (!is_known(name)) {
+      std::snprintf(r.override_error, sizeof r.override_error,
+                    "FASTBLAKE_BACKEND=%.*s is not a backend (%.*s, cpu, cuda); using %.10s", shown,
+                    name.data(), static_cast<int>(known_names.size()), known_names.data(),
+                    r.chosen->name.data());
+    } else {
+      std::snprintf(r.override_error, sizeof r.override_error,
+                    "FASTBLAKE_BACKEND=%.*s is not available in this build on this CPU; using "
+                    "%.10s",
+                    shown, name.data(), r.chosen->name.data());
+    }
+    return r;
+  }();
+  return c;
+}
+
+std::atomic<const backend*> g_active{nullptr};
+
+}  // namespace
+
+std::span<const backend* const> available_backends() noexcept {
+  return {available().list.data(), available().count};
+}
+
+const backend* find_available_backend(std::string_view name) noexcept {
+  for (const backend* b : available_backends()) {
+    if (b->name == name) return b;
+  }
+  return nullptr;
+}
+
+const backend& active_backend() noexcept {
+  const backend* b = g_active.load(std::memory_order_acquire);
+  if (b != nullptr) return *b;
+  const backend* expected = nullptr;
+  b = initial().chosen;
+  // A concurrent set_active_backend wins over the default choice.
+  if (!g_active.compare_exchange_strong(expected, b, std::memory_order_acq_rel)) b = expected;
+  return *b;
+}
+
+void set_active_backend(const backend& b) noexcept {
+  g_active.store(&b, std::memory_order_release);
+}
+
+offload_request requested_offload() noexcept {
+  const std::string_view name = environment_choice();
+  if (name.empty()) return offload_request::automatic;
+  return name == "cuda" ? offload_request::forced : offload_request::disabled;
+}
+
+void note_accelerator_name(std::string_view name) noexcept {
+  // Accelerators register with a static name ("cuda"), so its data outlives every reader.
+  g_accelerator_name.store(name.empty() ? nullptr : name.data(), std::memory_order_release);
+}
+
+}  // namespace fastblake::internal
+
+namespace fastblake {
+
+std::string_view active_backend() noexcept { return internal::active_backend().name; }
+
+std::string_view active_blake2_kernels() noexcept {
+  return internal::active_backend().blake2_level;
+}
+
+std::vector<std::string_view> available_backends() {
+  std::vector<std::string_view> names;
+  for (const internal::backend* b : internal::available_backends()) names.push_back(b->name);
+  return names;
+}
+
+std::string_view backend_override_error() noexcept { return internal::initial().override_error; }
+
+bool use_backend(std::string_view name) noexcept {
+  const internal::backend* b = internal::find_available_backend(name);
+  if (b == nullptr) return false;
+  internal::set_active_backend(*b);
+  return true;
+}
+
+}  // namespace fastblake

@@ -1,0 +1,52 @@
+// The backend: one instruction-set level, with its kernels for both families. One is active for
+// the whole process; its list (cmake/Backends.cmake) is generated into fastblake_backends.hpp.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace fastblake::internal {
+
+namespace blake3 {
+struct kernels;
+}
+namespace blake2 {
+struct kernels;
+}
+
+struct backend {
+  /// As FASTBLAKE_BACKEND and use_backend spell it: avx512, avx2, sse41, sse2, neon, portable.
+  std::string_view name;
+  /// The cpu_feature bits (common/cpu_features.hpp) the CPU needs to run its kernels.
+  std::uint32_t required_features;
+  const blake3::kernels* blake3;
+  /// Its own BLAKE2 kernels, or portable's where it has none (blake2_level says which).
+  const blake2::kernels* blake2;
+  std::string_view blake2_level;
+};
+
+/// The compiled-in backends this CPU can run, best first; portable is last.
+std::span<const backend* const> available_backends() noexcept;
+
+/// The available backend of that name, or nullptr.
+const backend* find_available_backend(std::string_view name) noexcept;
+
+/// The backend every hash uses: the best the CPU has, FASTBLAKE_BACKEND's, or the last one
+/// set_active_backend chose. One acquire load once the first call has decided.
+const backend& active_backend() noexcept;
+
+/// Makes b the active backend for every later hash in the process (tests and benchmarks; b
+/// may be one they built, with other kernels). b must outlive its use.
+void set_active_backend(const backend& b) noexcept;
+
+/// What FASTBLAKE_BACKEND asks of the offload: nothing (unset, or a CPU backend's name keeps
+/// it off), "cpu" (off), or an accelerator's name (every subtree there).
+enum class offload_request { automatic, disabled, forced };
+offload_request requested_offload() noexcept;
+
+/// Called by the accelerator registry (blake3/offload.cpp) so that FASTBLAKE_BACKEND may
+/// name the accelerator linked in ("cuda").
+void note_accelerator_name(std::string_view name) noexcept;
+
+}  // namespace fastblake::internal
