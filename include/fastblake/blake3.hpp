@@ -1,4 +1,4 @@
-// BLAKE3: hash, keyed hash, key derivation, extendable output and the subtree API.
+// BLAKE3: hash, keyed hash, key derivation, extendable output, and the subtree API (hazmat).
 //
 // Every function here is thread-safe in the usual sense: distinct objects may be used from
 // distinct threads; one object must not be mutated from two threads at once.
@@ -33,9 +33,28 @@ inline constexpr std::size_t auto_parallel_output_min_size = 64 * 1024;
 
 using key_type = std::array<std::uint8_t, key_size>;
 
+class hasher;
+class output_reader;
+
+/// The subtree API, as the official Rust crate's blake3::hazmat: hash pieces of one input
+/// separately (on threads, processes or machines) and merge them. For those who split inputs
+/// themselves; everyone else wants hash(), the hasher and the file API, which split them
+/// already.
+///
+/// The pieces must follow the BLAKE3 tree: a piece starting at byte offset o (a multiple of
+/// chunk_size) holds at most max_subtree_len(o) bytes, and two chaining values may be merged
+/// only if their subtrees are the left and right children of one node of the tree; the split
+/// of n bytes into children is left_subtree_len(n). Merging is not checked: compare your
+/// result against hash() in tests.
+namespace hazmat {
+
 /// The 32-byte chaining value of a subtree that is not the root of its tree. It is never a
 /// valid hash of anything: only the merge functions below take it.
 using chaining_value = std::array<std::uint8_t, out_size>;
+
+class mode;
+
+}  // namespace hazmat
 
 namespace detail {
 
@@ -102,8 +121,7 @@ class FASTBLAKE_API digest {
 /// Writes to_hex().
 FASTBLAKE_API std::ostream& operator<<(std::ostream& os, const digest& d);
 
-class mode;
-class output_reader;
+namespace hazmat {
 
 /// Merges the chaining values of two sibling subtrees into their parent's chaining value.
 FASTBLAKE_API chaining_value merge_subtrees_non_root(const chaining_value& left,
@@ -116,6 +134,24 @@ FASTBLAKE_API digest merge_subtrees_root(const chaining_value& left, const chain
 FASTBLAKE_API output_reader merge_subtrees_root_xof(const chaining_value& left,
                                                     const chaining_value& right,
                                                     const mode& m) noexcept;
+
+/// Declares that h hashes the subtree starting at byte `offset` of the whole input: its
+/// count() restarts from 0 and finalize() is refused. Throws std::logic_error if input was
+/// already absorbed or offset is not a multiple of chunk_size.
+FASTBLAKE_API hasher& set_input_offset(hasher& h, std::uint64_t offset);
+
+/// The chaining value of the subtree h absorbed so far. Throws std::logic_error if nothing was
+/// absorbed: an empty subtree is never valid.
+FASTBLAKE_API chaining_value finalize_non_root(const hasher& h);
+
+/// The number of bytes in the left child of a tree (or subtree) of input_len bytes: the largest
+/// power-of-two number of whole chunks that leaves at least one byte for the right child.
+/// Throws std::logic_error if input_len <= chunk_size: a single chunk has no children.
+FASTBLAKE_API std::uint64_t left_subtree_len(std::uint64_t input_len);
+
+/// The most bytes a subtree starting at byte `offset` may hold; std::nullopt for offset 0,
+/// where there is no limit. Throws std::logic_error if offset is not a multiple of chunk_size.
+FASTBLAKE_API std::optional<std::uint64_t> max_subtree_len(std::uint64_t offset);
 
 /// The mode a tree is hashed in, for the subtree merge functions: it must match the mode of
 /// the hashers that produced the chaining values.
@@ -135,7 +171,7 @@ class FASTBLAKE_API mode {
   std::uint8_t flags() const noexcept { return flags_; }
 
  private:
-  friend class hasher;
+  friend class blake3::hasher;
   friend struct detail::internal_access;
   friend chaining_value merge_subtrees_non_root(const chaining_value&, const chaining_value&,
                                                 const mode&) noexcept;
@@ -149,6 +185,8 @@ class FASTBLAKE_API mode {
   std::array<std::uint32_t, 8> key_words_;
   std::uint8_t flags_;
 };
+
+}  // namespace hazmat
 
 /// Reads the extendable output of a finished hash from any position. Bytes [0, 32) are the
 /// digest. BLAKE3 defines 2^64 output bytes; reads past byte 2^64 - 1 go on as the official
@@ -172,8 +210,9 @@ class FASTBLAKE_API output_reader {
 
  private:
   friend class hasher;
-  friend output_reader merge_subtrees_root_xof(const chaining_value&, const chaining_value&,
-                                               const mode&) noexcept;
+  friend output_reader hazmat::merge_subtrees_root_xof(const hazmat::chaining_value&,
+                                                       const hazmat::chaining_value&,
+                                                       const hazmat::mode&) noexcept;
   explicit output_reader(const detail::output_node& root) noexcept : root_(root) {}
   void fill(std::span<std::byte> out, thread_pool* pool);
 
@@ -194,10 +233,10 @@ class FASTBLAKE_API hasher {
   static hasher derive_key(std::string_view context) noexcept;
   /// A hasher in the mode `m`: plain, keyed or key derivation with the context `m` was made
   /// with.
-  explicit hasher(const mode& m) noexcept : hasher(m.key_words(), m.flags()) {}
+  explicit hasher(const hazmat::mode& m) noexcept : hasher(m.key_words(), m.flags()) {}
 
   /// Absorbs more input. Throws std::logic_error, absorbing nothing, only when a subtree
-  /// started with set_input_offset() would grow past max_subtree_len().
+  /// started with hazmat::set_input_offset() would grow past hazmat::max_subtree_len().
   hasher& update(std::span<const std::byte> input);
   hasher& update(std::span<const unsigned char> input) { return update(std::as_bytes(input)); }
   hasher& update(std::string_view input) {
@@ -211,8 +250,8 @@ class FASTBLAKE_API hasher {
   hasher& update_parallel(std::span<const std::byte> input, thread_pool& pool);
 
   /// The 32-byte hash of everything absorbed so far. The state is left alone: updates may
-  /// continue. Throws std::logic_error after set_input_offset() with a non-zero offset (a
-  /// subtree has no root hash; use finalize_non_root()).
+  /// continue. Throws std::logic_error after hazmat::set_input_offset() with a non-zero offset
+  /// (a subtree has no root hash; use hazmat::finalize_non_root()).
   digest finalize() const;
   /// Fills out with that many output bytes (the first 32 are finalize()); the default thread
   /// pool writes large outputs, as output_reader::fill. Throws as finalize().
@@ -224,27 +263,13 @@ class FASTBLAKE_API hasher {
   /// Back to the state right after construction, in the same mode, offset 0.
   void reset() noexcept;
 
-  /// Bytes absorbed since construction, reset() or set_input_offset().
+  /// Bytes absorbed since construction, reset() or hazmat::set_input_offset().
   std::uint64_t count() const noexcept;
-
-  // ---- Subtree API: hash pieces of one input separately and merge them. ----
-  // The pieces must follow the BLAKE3 tree: a piece starting at byte offset o (a multiple of
-  // chunk_size) holds at most max_subtree_len(o) bytes, and two chaining values may be merged
-  // only if their subtrees are the left and right children of one node of the tree; the split
-  // of n bytes into children is left_subtree_len(n). Merging is not checked: compare your
-  // result against hash() in tests.
-
-  /// Declares that this hasher hashes the subtree starting at byte `offset` of the whole input.
-  /// Throws std::logic_error if input was already absorbed or offset is not a multiple of
-  /// chunk_size.
-  hasher& set_input_offset(std::uint64_t offset);
-
-  /// The chaining value of the subtree absorbed so far. Throws std::logic_error if nothing was
-  /// absorbed: an empty subtree is never valid.
-  chaining_value finalize_non_root() const;
 
  private:
   friend struct detail::internal_access;
+  friend hasher& hazmat::set_input_offset(hasher& h, std::uint64_t offset);
+  friend hazmat::chaining_value hazmat::finalize_non_root(const hasher& h);
   hasher(const std::array<std::uint32_t, 8>& key_words, std::uint8_t flags) noexcept;
   void push_chaining_value(const std::uint8_t cv[out_size], std::uint64_t chunk_counter) noexcept;
   void merge_stack_to(std::uint64_t chunks_done) noexcept;
@@ -375,14 +400,5 @@ FASTBLAKE_API void hash_many(std::span<const std::span<const std::byte>> inputs,
 FASTBLAKE_API void keyed_hash_many(const key_type& key,
                                    std::span<const std::span<const std::byte>> inputs,
                                    std::span<digest> outputs);
-
-/// The number of bytes in the left child of a tree (or subtree) of input_len bytes: the largest
-/// power-of-two number of whole chunks that leaves at least one byte for the right child.
-/// Throws std::logic_error if input_len <= chunk_size: a single chunk has no children.
-FASTBLAKE_API std::uint64_t left_subtree_len(std::uint64_t input_len);
-
-/// The most bytes a subtree starting at byte `offset` may hold; std::nullopt for offset 0,
-/// where there is no limit. Throws std::logic_error if offset is not a multiple of chunk_size.
-FASTBLAKE_API std::optional<std::uint64_t> max_subtree_len(std::uint64_t offset);
 
 }  // namespace fastblake::blake3

@@ -74,14 +74,14 @@ class context {
   /// aligned is faster). The returned reader gives the digest and any output from any
   /// position, on the CPU.
   blake3::output_reader hash_resident(const std::byte* input, std::uint64_t size,
-                                      const blake3::mode& m = blake3::mode::hash());
+                                      const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   /// As hash_resident, and the root's output is computed on the GPU: output_size bytes of
   /// extendable output from position `seek` written to `output`, a device pointer, for later
   /// GPU passes. The 32-byte digest is output_size 32 from seek 0.
   void hash_resident_to_device(const std::byte* input, std::uint64_t size, std::byte* output,
                                std::uint64_t output_size, std::uint64_t seek = 0,
-                               const blake3::mode& m = blake3::mode::hash());
+                               const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   // ---- End-to-end: the input is in host memory. ----
 
@@ -89,16 +89,17 @@ class context {
   /// streams, copies overlapping hashing. Memory pinned by the caller (cudaHostAlloc,
   /// cudaHostRegister) is copied directly; other memory goes through pinned staging buffers.
   blake3::output_reader hash_host(std::span<const std::byte> input,
-                                  const blake3::mode& m = blake3::mode::hash());
+                                  const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   /// The chaining value of the subtree `input` that starts at byte `offset` of a larger
   /// input: what blake3::hasher(m).set_input_offset(offset).update(input).finalize_non_root()
-  /// gives, hashed as hash_host does. Merge the values with blake3::merge_subtrees_*, for
+  /// gives, hashed as hash_host does. Merge the values with blake3::hazmat::merge_subtrees_*, for
   /// example to spread one input over several GPUs. Throws std::logic_error as the hasher
   /// does for input that is empty or too long for a subtree at `offset`, or an offset that is
   /// not a multiple of the chunk size.
-  blake3::chaining_value hash_host_subtree(std::span<const std::byte> input, std::uint64_t offset,
-                                           const blake3::mode& m = blake3::mode::hash());
+  blake3::hazmat::chaining_value hash_host_subtree(
+      std::span<const std::byte> input, std::uint64_t offset,
+      const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   // ---- Batch: many independent inputs in one device buffer. ----
 
@@ -107,14 +108,14 @@ class context {
   /// thread hashes one input: meant for many small inputs (a few KiB each at most).
   void hash_batch_resident(const std::byte* data, const std::uint64_t* offsets,
                            const std::uint64_t* lengths, std::uint64_t count, std::byte* digests,
-                           const blake3::mode& m = blake3::mode::hash());
+                           const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   /// As hash_batch_resident, with the offsets and lengths in host memory and the digests
   /// returned to the host.
-  std::vector<blake3::digest> hash_batch(const std::byte* data,
-                                         std::span<const std::uint64_t> offsets,
-                                         std::span<const std::uint64_t> lengths,
-                                         const blake3::mode& m = blake3::mode::hash());
+  std::vector<blake3::digest> hash_batch(
+      const std::byte* data, std::span<const std::uint64_t> offsets,
+      std::span<const std::uint64_t> lengths,
+      const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   // ---- Files. ----
 
@@ -124,7 +125,7 @@ class context {
   /// not regular or report size 0 (pipes, /proc) go to the CPU library's hash_file. On error,
   /// sets ec (errno values) and returns a reader of the empty input's output.
   blake3::output_reader hash_file(const std::filesystem::path& path, std::error_code& ec,
-                                  const blake3::mode& m = blake3::mode::hash());
+                                  const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
   /// The bytes of each piece of hash_host and hash_file: a power of two of at least one chunk.
   /// 64 MiB by default.

@@ -80,7 +80,8 @@ const offload* registered_offload() noexcept {
 }
 
 offload_attempt try_offload(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                            const fastblake::blake3::mode& m, std::uint8_t children[64]) noexcept {
+                            const fastblake::blake3::hazmat::mode& m,
+                            std::uint8_t children[64]) noexcept {
   state& s = the_state();
   // A second thread finds the accelerator busy and hashes on the CPU instead of waiting.
   std::unique_lock guard(s.lock, std::try_to_lock);

@@ -30,7 +30,7 @@ struct offload {
   /// bytes, more than one chunk, that starts at chunk `chunk_counter`, in mode m; false with
   /// `error` set on failure, and then `children` is not used.
   bool (*subtree_children)(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                           const fastblake::blake3::mode& m, std::uint8_t children[64],
+                           const fastblake::blake3::hazmat::mode& m, std::uint8_t children[64],
                            std::error_code& error) noexcept;
 };
 
@@ -57,7 +57,8 @@ struct offload_attempt {
   bool measure = false;  // the CPU's time for this subtree is wanted
 };
 offload_attempt try_offload(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                            const fastblake::blake3::mode& m, std::uint8_t children[64]) noexcept;
+                            const fastblake::blake3::hazmat::mode& m,
+                            std::uint8_t children[64]) noexcept;
 void record_cpu(std::uint64_t size, double seconds) noexcept;
 
 /// Which side hashes an eligible subtree. Each side's rate is that of its latest measured
@@ -101,9 +102,9 @@ class offload_policy {
 namespace fastblake::blake3::detail {
 
 struct internal_access {
-  static mode make_mode(const std::array<std::uint32_t, 8>& key_words,
-                        std::uint8_t flags) noexcept {
-    return mode(key_words, flags);
+  static hazmat::mode make_mode(const std::array<std::uint32_t, 8>& key_words,
+                                std::uint8_t flags) noexcept {
+    return hazmat::mode(key_words, flags);
   }
   /// hasher::update_parallel for the automatic functions: may offload.
   static void update_automatic(hasher& h, std::span<const std::byte> input, thread_pool* pool) {

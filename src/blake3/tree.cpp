@@ -21,6 +21,10 @@
 #include "common/endian.hpp"
 
 namespace fastblake::blake3 {
+
+using hazmat::chaining_value;
+using hazmat::mode;
+
 namespace {
 
 namespace k3 = fastblake::internal::blake3;
@@ -347,13 +351,13 @@ std::array<std::uint8_t, k3::block_len> siblings(const chaining_value& left,
 
 // ---- mode ----
 
-mode mode::hash() noexcept { return mode(std::to_array(k3::iv), 0); }
+mode hazmat::mode::hash() noexcept { return mode(std::to_array(k3::iv), 0); }
 
-mode mode::keyed(const key_type& key) noexcept {
+mode hazmat::mode::keyed(const key_type& key) noexcept {
   return mode(words_from_key(key.data()), k3::keyed_hash);
 }
 
-mode mode::derive_key(std::string_view context) noexcept {
+mode hazmat::mode::derive_key(std::string_view context) noexcept {
   return mode(context_key(context), k3::derive_key_material);
 }
 
@@ -434,7 +438,7 @@ hasher& hasher::update_parallel(std::span<const std::byte> input, thread_pool& p
 
 hasher& hasher::update_with(std::span<const std::byte> input, thread_pool* pool, bool may_offload) {
   if (initial_chunk_counter_ != 0) {
-    const std::uint64_t limit = *max_subtree_len(initial_chunk_counter_ * k3::chunk_len);
+    const std::uint64_t limit = *hazmat::max_subtree_len(initial_chunk_counter_ * k3::chunk_len);
     if (input.size() > limit - count()) {
       misuse("the subtree starting at byte " +
              std::to_string(initial_chunk_counter_ * k3::chunk_len) + " holds at most " +
@@ -538,22 +542,22 @@ output_reader hasher::finalize_xof() const {
   return output_reader(final_node());
 }
 
-hasher& hasher::set_input_offset(std::uint64_t offset) {
-  if (count() != 0) misuse("set_input_offset() after the hasher has absorbed input");
+hasher& hazmat::set_input_offset(hasher& h, std::uint64_t offset) {
+  if (h.count() != 0) misuse("set_input_offset() after the hasher has absorbed input");
   if (offset % k3::chunk_len != 0) {
     misuse("set_input_offset(" + std::to_string(offset) +
            "): a subtree starts at a multiple of the chunk size, 1024");
   }
-  initial_chunk_counter_ = offset / k3::chunk_len;
-  chunk_.chunk_counter = initial_chunk_counter_;
-  stack_len_ = 0;
-  return *this;
+  h.initial_chunk_counter_ = offset / k3::chunk_len;
+  h.chunk_.chunk_counter = h.initial_chunk_counter_;
+  h.stack_len_ = 0;
+  return h;
 }
 
-chaining_value hasher::finalize_non_root() const {
-  if (count() == 0) misuse("finalize_non_root() of an empty subtree, which is never valid");
+chaining_value hazmat::finalize_non_root(const hasher& h) {
+  if (h.count() == 0) misuse("finalize_non_root() of an empty subtree, which is never valid");
   chaining_value cv;
-  node_chaining_value(k3::active_kernels(), final_node(), cv.data());
+  node_chaining_value(k3::active_kernels(), h.final_node(), cv.data());
   return cv;
 }
 
@@ -736,8 +740,9 @@ void keyed_hash_many(const key_type& key, std::span<const std::span<const std::b
 
 // ---- subtree merging ----
 
-chaining_value merge_subtrees_non_root(const chaining_value& left, const chaining_value& right,
-                                       const mode& m) noexcept {
+chaining_value hazmat::merge_subtrees_non_root(const chaining_value& left,
+                                               const chaining_value& right,
+                                               const mode& m) noexcept {
   chaining_value cv;
   node_chaining_value(k3::active_kernels(),
                       parent_output(siblings(left, right).data(), m.key_words_, m.flags_),
@@ -745,18 +750,18 @@ chaining_value merge_subtrees_non_root(const chaining_value& left, const chainin
   return cv;
 }
 
-digest merge_subtrees_root(const chaining_value& left, const chaining_value& right,
-                           const mode& m) noexcept {
+digest hazmat::merge_subtrees_root(const chaining_value& left, const chaining_value& right,
+                                   const mode& m) noexcept {
   return root_digest(k3::active_kernels(),
                      parent_output(siblings(left, right).data(), m.key_words_, m.flags_));
 }
 
-output_reader merge_subtrees_root_xof(const chaining_value& left, const chaining_value& right,
-                                      const mode& m) noexcept {
+output_reader hazmat::merge_subtrees_root_xof(const chaining_value& left,
+                                              const chaining_value& right, const mode& m) noexcept {
   return output_reader(parent_output(siblings(left, right).data(), m.key_words_, m.flags_));
 }
 
-std::uint64_t left_subtree_len(std::uint64_t input_len) {
+std::uint64_t hazmat::left_subtree_len(std::uint64_t input_len) {
   if (input_len <= chunk_size) {
     misuse("left_subtree_len(" + std::to_string(input_len) +
            "): an input of at most one chunk has no left subtree");
@@ -764,7 +769,7 @@ std::uint64_t left_subtree_len(std::uint64_t input_len) {
   return left_len_unchecked(input_len);
 }
 
-std::optional<std::uint64_t> max_subtree_len(std::uint64_t offset) {
+std::optional<std::uint64_t> hazmat::max_subtree_len(std::uint64_t offset) {
   if (offset % chunk_size != 0) {
     misuse("max_subtree_len(" + std::to_string(offset) +
            "): a subtree starts at a multiple of the chunk size, 1024");

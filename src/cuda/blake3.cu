@@ -9,7 +9,7 @@
 // - root_output: the root's extendable output, one 64-byte block a thread.
 // - hash_batch: one thread hashes one whole input sequentially.
 // plan.hpp decides the launches; the CPU does the last compression (the root) through
-// blake3::merge_subtrees_root_xof, except for hash_resident_to_device.
+// blake3::hazmat::merge_subtrees_root_xof, except for hash_resident_to_device.
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -36,6 +36,7 @@ namespace fastblake::cuda {
 namespace {
 
 namespace core = detail;
+namespace hazmat = blake3::hazmat;
 using detail::block_threads;
 
 class category : public std::error_category {
@@ -59,7 +60,7 @@ struct mode_words {
   std::uint32_t flags;
 };
 
-mode_words words_of(const blake3::mode& m) {
+mode_words words_of(const hazmat::mode& m) {
   mode_words w{};
   for (int i = 0; i < 8; ++i) w.key[i] = m.key_words()[static_cast<std::size_t>(i)];
   w.flags = m.flags();
@@ -201,8 +202,8 @@ __global__ void hash_batch_kernel(const std::uint8_t* data, const std::uint64_t*
   }
 }
 
-blake3::chaining_value bytes_of(const std::uint32_t words[8]) {
-  blake3::chaining_value cv;
+hazmat::chaining_value bytes_of(const std::uint32_t words[8]) {
+  hazmat::chaining_value cv;
   for (std::size_t i = 0; i < 32; ++i) {
     cv[i] = static_cast<std::uint8_t>(words[i / 4] >> (8 * (i % 4)));
   }
@@ -355,9 +356,9 @@ struct context::impl {
   // subtree starts at a multiple of its own power-of-two size, so each piece but the last is
   // a whole subtree too.
   template <class Fill>
-  std::pair<blake3::chaining_value, blake3::chaining_value> pipeline(std::uint64_t size,
+  std::pair<hazmat::chaining_value, hazmat::chaining_value> pipeline(std::uint64_t size,
                                                                      std::uint64_t first_chunk,
-                                                                     const blake3::mode& m,
+                                                                     const hazmat::mode& m,
                                                                      Fill fill) {
     const mode_words mode = words_of(m);
     ensure_lanes();
@@ -387,14 +388,14 @@ struct context::impl {
     std::vector<std::uint32_t> words(pieces * 8 * target);
     check(cudaMemcpy(words.data(), piece_cvs.get(), words.size() * 4, cudaMemcpyDeviceToHost),
           "cudaMemcpy");
-    std::vector<blake3::chaining_value> cvs;
+    std::vector<hazmat::chaining_value> cvs;
     for (std::size_t i = 0; i < words.size(); i += 8) cvs.push_back(bytes_of(&words[i]));
     return detail::merge_to_children(std::move(cvs), m);
   }
 
   // The children of a subtree of host memory.
-  std::pair<blake3::chaining_value, blake3::chaining_value> host_children(
-      std::span<const std::byte> input, std::uint64_t first_chunk, const blake3::mode& m) {
+  std::pair<hazmat::chaining_value, hazmat::chaining_value> host_children(
+      std::span<const std::byte> input, std::uint64_t first_chunk, const hazmat::mode& m) {
     cudaPointerAttributes attributes{};
     const bool pinned = cudaPointerGetAttributes(&attributes, input.data()) == cudaSuccess &&
                         attributes.type == cudaMemoryTypeHost;
@@ -445,7 +446,7 @@ void context::set_piece_size(std::uint64_t bytes) {
 // Inputs of one chunk or less are copied back and hashed on the CPU: one compression chain
 // is not worth a launch.
 blake3::output_reader context::hash_resident(const std::byte* input, std::uint64_t size,
-                                             const blake3::mode& m) {
+                                             const hazmat::mode& m) {
   impl_->select();
   if (size <= core::chunk_len) {
     std::array<std::byte, core::chunk_len> bytes;
@@ -455,12 +456,12 @@ blake3::output_reader context::hash_resident(const std::byte* input, std::uint64
   const std::uint32_t* children = impl_->children(input, size, words_of(m));
   std::uint32_t words[16];
   check(cudaMemcpy(words, children, sizeof words, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  return blake3::merge_subtrees_root_xof(bytes_of(words), bytes_of(words + 8), m);
+  return hazmat::merge_subtrees_root_xof(bytes_of(words), bytes_of(words + 8), m);
 }
 
 void context::hash_resident_to_device(const std::byte* input, std::uint64_t size,
                                       std::byte* output, std::uint64_t output_size,
-                                      std::uint64_t seek, const blake3::mode& m) {
+                                      std::uint64_t seek, const hazmat::mode& m) {
   if (output_size > ~std::uint64_t{0} - seek) {
     throw std::out_of_range("fastblake::cuda: the output ends at position 2^64 - 1");
   }
@@ -483,30 +484,30 @@ void context::hash_resident_to_device(const std::byte* input, std::uint64_t size
 }
 
 blake3::output_reader context::hash_host(std::span<const std::byte> input,
-                                         const blake3::mode& m) {
+                                         const hazmat::mode& m) {
   impl_->select();
   if (input.size() <= core::chunk_len) return blake3::hasher(m).update(input).finalize_xof();
   const auto [left, right] = impl_->host_children(input, 0, m);
-  return blake3::merge_subtrees_root_xof(left, right, m);
+  return hazmat::merge_subtrees_root_xof(left, right, m);
 }
 
-blake3::chaining_value context::hash_host_subtree(std::span<const std::byte> input,
-                                                  std::uint64_t offset, const blake3::mode& m) {
+hazmat::chaining_value context::hash_host_subtree(std::span<const std::byte> input,
+                                                  std::uint64_t offset, const hazmat::mode& m) {
   // The subtree API's own checks and messages: misplaced or oversized subtrees, empty input.
   blake3::hasher check(m);
-  check.set_input_offset(offset);
-  if (const auto limit = blake3::max_subtree_len(offset); limit && input.size() > *limit) {
-    return check.update(input).finalize_non_root();  // throws std::logic_error
+  hazmat::set_input_offset(check, offset);
+  if (const auto limit = hazmat::max_subtree_len(offset); limit && input.size() > *limit) {
+    return hazmat::finalize_non_root(check.update(input));  // throws std::logic_error
   }
-  if (input.size() <= core::chunk_len) return check.update(input).finalize_non_root();
+  if (input.size() <= core::chunk_len) return hazmat::finalize_non_root(check.update(input));
   impl_->select();
   const auto [left, right] = impl_->host_children(input, offset / core::chunk_len, m);
-  return blake3::merge_subtrees_non_root(left, right, m);
+  return hazmat::merge_subtrees_non_root(left, right, m);
 }
 
 void context::hash_batch_resident(const std::byte* data, const std::uint64_t* offsets,
                                   const std::uint64_t* lengths, std::uint64_t count,
-                                  std::byte* digests, const blake3::mode& m) {
+                                  std::byte* digests, const hazmat::mode& m) {
   impl_->select();
   if (count == 0) return;
   constexpr unsigned threads = 128;
@@ -520,7 +521,7 @@ void context::hash_batch_resident(const std::byte* data, const std::uint64_t* of
 std::vector<blake3::digest> context::hash_batch(const std::byte* data,
                                                 std::span<const std::uint64_t> offsets,
                                                 std::span<const std::uint64_t> lengths,
-                                                const blake3::mode& m) {
+                                                const hazmat::mode& m) {
   if (offsets.size() != lengths.size()) {
     throw std::invalid_argument("fastblake::cuda::hash_batch: offsets and lengths differ in size");
   }
@@ -551,7 +552,7 @@ std::vector<blake3::digest> context::hash_batch(const std::byte* data,
 }
 
 blake3::output_reader context::hash_file(const std::filesystem::path& path, std::error_code& ec,
-                                         const blake3::mode& m) {
+                                         const hazmat::mode& m) {
   ec.clear();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -592,7 +593,7 @@ blake3::output_reader context::hash_file(const std::filesystem::path& path, std:
     }
     return static_cast<const std::byte*>(staging);
   });
-  return ec ? blake3::hasher(m).finalize_xof() : blake3::merge_subtrees_root_xof(left, right, m);
+  return ec ? blake3::hasher(m).finalize_xof() : hazmat::merge_subtrees_root_xof(left, right, m);
 }
 
 // ---- Automatic use by the CPU library (src/blake3/offload.hpp) ----
@@ -632,7 +633,7 @@ struct detail::automatic_use {
   }
 
   static bool children(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                       const blake3::mode& m, std::uint8_t out[64],
+                       const hazmat::mode& m, std::uint8_t out[64],
                        std::error_code& error) noexcept {
     return reporting(error, [&] {
       context::impl& c = *shared()->impl_;

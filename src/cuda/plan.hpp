@@ -54,13 +54,14 @@ inline launch_plan plan_reduction(std::uint64_t chunks, unsigned target) {
 
 /// Merges the chaining values of consecutive pieces (all but the last the same power-of-two
 /// number of chunks) level by level down to the root's two children. Needs two or more.
-inline std::pair<blake3::chaining_value, blake3::chaining_value> merge_to_children(
-    std::vector<blake3::chaining_value> nodes, const blake3::mode& m) {
+inline std::pair<blake3::hazmat::chaining_value, blake3::hazmat::chaining_value> merge_to_children(
+    std::vector<blake3::hazmat::chaining_value> nodes, const blake3::hazmat::mode& m) {
   while (nodes.size() > 2) {
-    std::vector<blake3::chaining_value> up;
+    std::vector<blake3::hazmat::chaining_value> up;
     for (std::size_t i = 0; i < nodes.size(); i += 2) {
-      up.push_back(i + 1 < nodes.size() ? blake3::merge_subtrees_non_root(nodes[i], nodes[i + 1], m)
-                                        : nodes[i]);
+      up.push_back(i + 1 < nodes.size()
+                       ? blake3::hazmat::merge_subtrees_non_root(nodes[i], nodes[i + 1], m)
+                       : nodes[i]);
     }
     nodes = std::move(up);
   }

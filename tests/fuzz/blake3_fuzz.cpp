@@ -31,7 +31,7 @@ std::vector<std::byte> stretch(const std::vector<std::uint8_t>& seed, std::size_
   return out;
 }
 
-b3::output_reader streamed(const b3::mode& m, std::span<const std::byte> input,
+b3::output_reader streamed(const b3::hazmat::mode& m, std::span<const std::byte> input,
                            const std::vector<std::size_t>& pieces) {
   b3::hasher h(m);
   return fastblake::fuzz::fed(h, input, pieces).finalize_xof();
@@ -44,29 +44,29 @@ std::vector<std::uint8_t> read(b3::output_reader r, std::uint64_t at, std::size_
   return out;
 }
 
-b3::chaining_value subtree(const b3::mode& m, std::span<const std::byte> input,
-                           std::uint64_t offset) {
+b3::hazmat::chaining_value subtree(const b3::hazmat::mode& m, std::span<const std::byte> input,
+                                   std::uint64_t offset) {
   b3::hasher h(m);
-  h.set_input_offset(offset);
+  b3::hazmat::set_input_offset(h, offset);
   h.update(input);
-  return h.finalize_non_root();
+  return b3::hazmat::finalize_non_root(h);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
-  b3::mode m = b3::mode::hash();
+  b3::hazmat::mode m = b3::hazmat::mode::hash();
   switch (in.ConsumeIntegralInRange(0, 2)) {
     case 1: {
       b3::key_type key{};
       const auto bytes = in.ConsumeBytes<std::uint8_t>(32);
       std::copy(bytes.begin(), bytes.end(), key.begin());
-      m = b3::mode::keyed(key);
+      m = b3::hazmat::mode::keyed(key);
       break;
     }
     case 2:
-      m = b3::mode::derive_key(in.ConsumeRandomLengthString(64));
+      m = b3::hazmat::mode::derive_key(in.ConsumeRandomLengthString(64));
       break;
     default:
       break;
@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   FUZZ_CHECK(fastblake::use_backend(best));
   const b3::digest digest(*reinterpret_cast<const b3::digest::bytes_type*>(want.data()));
-  if (m.flags() == b3::mode::hash().flags()) {
+  if (m.flags() == b3::hazmat::mode::hash().flags()) {
     FUZZ_CHECK(b3::hash(input) == digest);
     FUZZ_CHECK(b3::hash_parallel(input, pool) == digest);
   }
@@ -131,17 +131,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // Subtrees: the root's two children, and the left child's own two, merged back.
   if (input.size() > b3::chunk_size) {
-    const std::uint64_t left = b3::left_subtree_len(input.size());
+    const std::uint64_t left = b3::hazmat::left_subtree_len(input.size());
     const auto l = std::span(input).first(left);
     const auto r = std::span(input).subspan(left);
-    const b3::chaining_value right_cv = subtree(m, r, left);
-    b3::chaining_value left_cv = subtree(m, l, 0);
-    FUZZ_CHECK(b3::merge_subtrees_root(left_cv, right_cv, m) == digest);
+    const b3::hazmat::chaining_value right_cv = subtree(m, r, left);
+    b3::hazmat::chaining_value left_cv = subtree(m, l, 0);
+    FUZZ_CHECK(b3::hazmat::merge_subtrees_root(left_cv, right_cv, m) == digest);
     if (left > b3::chunk_size) {
       const std::uint64_t half = left / 2;
-      left_cv = b3::merge_subtrees_non_root(subtree(m, l.first(half), 0),
-                                            subtree(m, l.subspan(half), half), m);
-      FUZZ_CHECK(read(b3::merge_subtrees_root_xof(left_cv, right_cv, m), 0, 64) ==
+      left_cv = b3::hazmat::merge_subtrees_non_root(subtree(m, l.first(half), 0),
+                                                    subtree(m, l.subspan(half), half), m);
+      FUZZ_CHECK(read(b3::hazmat::merge_subtrees_root_xof(left_cv, right_cv, m), 0, 64) ==
                  std::vector(want.begin(), want.begin() + 64));
     }
   }

@@ -82,20 +82,20 @@ struct shared_input {
 
 struct named_mode {
   const char* name;
-  b3::mode mode;
+  b3::hazmat::mode mode;
 };
 
 std::vector<named_mode> modes() {
   b3::key_type key;
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = static_cast<std::uint8_t>(seed() >> (i % 8) ^ i);
-  return {{"hash", b3::mode::hash()},
-          {"keyed", b3::mode::keyed(key)},
-          {"derive_key", b3::mode::derive_key("fastblake gpu tests")}};
+  return {{"hash", b3::hazmat::mode::hash()},
+          {"keyed", b3::hazmat::mode::keyed(key)},
+          {"derive_key", b3::hazmat::mode::derive_key("fastblake gpu tests")}};
 }
 
-std::vector<std::uint8_t> cpu_output(const b3::mode& m, const std::uint8_t* in, std::uint64_t size,
-                                     std::uint64_t seek, std::size_t n) {
+std::vector<std::uint8_t> cpu_output(const b3::hazmat::mode& m, const std::uint8_t* in,
+                                     std::uint64_t size, std::uint64_t seek, std::size_t n) {
   b3::hasher h(m);
   h.update_parallel(std::as_bytes(std::span(in, size)));
   b3::output_reader r = h.finalize_xof();
@@ -253,15 +253,15 @@ TEST(Gpu, SubtreesMatchTheSubtreeApi) {
     // Whole subtrees at offsets that allow them, and ragged last subtrees.
     for (std::uint64_t offset :
          std::initializer_list<std::uint64_t>{0, 1024, 3072, 1u << 20, 5u << 20, 32u << 20}) {
-      const auto most = b3::max_subtree_len(offset).value_or(limit);
+      const auto most = b3::hazmat::max_subtree_len(offset).value_or(limit);
       for (std::uint64_t size :
            std::initializer_list<std::uint64_t>{1, 1024, 1025, 4097, most - 1, most}) {
         if (size > most || size > limit || offset + size > in.host.size()) continue;
         const auto span = std::as_bytes(std::span(in.host.data() + offset, size));
         b3::hasher h(m);
-        h.set_input_offset(offset);
+        b3::hazmat::set_input_offset(h, offset);
         h.update(span);
-        EXPECT_EQ(ctx.hash_host_subtree(span, offset, m), h.finalize_non_root())
+        EXPECT_EQ(ctx.hash_host_subtree(span, offset, m), b3::hazmat::finalize_non_root(h))
             << name << " offset " << offset << " size " << size;
       }
     }

@@ -21,15 +21,15 @@ namespace core = fastblake::cuda::detail;
 
 struct named_mode {
   std::string name;
-  b3::mode mode;
+  b3::hazmat::mode mode;
 };
 
 std::vector<named_mode> modes() {
   b3::key_type key;
   for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<std::uint8_t>(7 * i + 1);
-  return {{"hash", b3::mode::hash()},
-          {"keyed", b3::mode::keyed(key)},
-          {"derive_key", b3::mode::derive_key("fastblake cuda core test")}};
+  return {{"hash", b3::hazmat::mode::hash()},
+          {"keyed", b3::hazmat::mode::keyed(key)},
+          {"derive_key", b3::hazmat::mode::derive_key("fastblake cuda core test")}};
 }
 
 std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint32_t seed) {
@@ -56,8 +56,9 @@ std::vector<std::uint8_t> output_of(const core::output_node& root, std::uint64_t
           out.begin() + static_cast<std::ptrdiff_t>(seek % 64 + size)};
 }
 
-std::vector<std::uint8_t> library_output(const b3::mode& m, const std::vector<std::uint8_t>& in,
-                                         std::uint64_t seek, std::size_t size) {
+std::vector<std::uint8_t> library_output(const b3::hazmat::mode& m,
+                                         const std::vector<std::uint8_t>& in, std::uint64_t seek,
+                                         std::size_t size) {
   b3::hasher h(m);
   h.update(std::span<const std::uint8_t>(in));
   b3::output_reader r = h.finalize_xof();
@@ -70,7 +71,7 @@ std::vector<std::uint8_t> library_output(const b3::mode& m, const std::vector<st
 // The GPU's way to the root of an input of more than one chunk: chaining values of every
 // chunk, then levels of parents (adjacent pairs, an odd last node carried up) as the launch
 // plan groups them, until two are left: the root's children.
-core::output_node reduced_root(const std::vector<std::uint8_t>& in, const b3::mode& m) {
+core::output_node reduced_root(const std::vector<std::uint8_t>& in, const b3::hazmat::mode& m) {
   const std::uint32_t* key = m.key_words().data();
   const std::uint64_t chunks = (in.size() + core::chunk_len - 1) / core::chunk_len;
   std::vector<std::array<std::uint32_t, 8>> level(chunks);
@@ -184,19 +185,20 @@ TEST(CudaPlan, LevelsEndAtTheRootsChildren) {
 TEST(CudaPlan, PiecesMergeAsTheTreeDoes) {
   // Pieces of 4 chunks, reduced to one chaining value each, merged on the CPU: the same root as
   // the library's for every count of pieces, the last one short.
-  const b3::mode m = b3::mode::hash();
+  const b3::hazmat::mode m = b3::hazmat::mode::hash();
   for (std::size_t len : {4096 + 1, 8192, 8193, 12288 + 1000, 5 * 4096 + 1, 7 * 4096}) {
     const auto in = random_bytes(len, static_cast<std::uint32_t>(len));
-    std::vector<b3::chaining_value> pieces;
+    std::vector<b3::hazmat::chaining_value> pieces;
     for (std::size_t off = 0; off < len; off += 4096) {
       b3::hasher h;
-      h.set_input_offset(off);
+      b3::hazmat::set_input_offset(h, off);
       h.update(
           std::span<const std::uint8_t>(in.data() + off, std::min<std::size_t>(4096, len - off)));
-      pieces.push_back(h.finalize_non_root());
+      pieces.push_back(b3::hazmat::finalize_non_root(h));
     }
     const auto [left, right] = fastblake::cuda::detail::merge_to_children(pieces, m);
-    EXPECT_EQ(b3::merge_subtrees_root(left, right, m), b3::hash(std::span<const std::uint8_t>(in)))
+    EXPECT_EQ(b3::hazmat::merge_subtrees_root(left, right, m),
+              b3::hash(std::span<const std::uint8_t>(in)))
         << len;
   }
 }

@@ -42,16 +42,17 @@ bool fake_prepare(std::error_code& error) noexcept {
   return !fake.prepare_fails;
 }
 
-b3::chaining_value subtree_cv(const std::byte* input, std::uint64_t size, std::uint64_t offset,
-                              const b3::mode& m) {
+b3::hazmat::chaining_value subtree_cv(const std::byte* input, std::uint64_t size,
+                                      std::uint64_t offset, const b3::hazmat::mode& m) {
   b3::hasher h(m);
-  h.set_input_offset(offset);
+  b3::hazmat::set_input_offset(h, offset);
   h.update(std::span(input, static_cast<std::size_t>(size)));
-  return h.finalize_non_root();
+  return b3::hazmat::finalize_non_root(h);
 }
 
 bool fake_children(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                   const b3::mode& m, std::uint8_t children[64], std::error_code& error) noexcept {
+                   const b3::hazmat::mode& m, std::uint8_t children[64],
+                   std::error_code& error) noexcept {
   const int call = static_cast<int>(fake.sizes.size());
   fake.sizes.push_back(size);
   fake.counters.push_back(chunk_counter);
@@ -61,14 +62,14 @@ bool fake_children(const std::byte* input, std::uint64_t size, std::uint64_t chu
     return false;
   }
   const std::uint64_t offset = chunk_counter * b3::chunk_size;
-  const auto limit = b3::max_subtree_len(offset);
+  const auto limit = b3::hazmat::max_subtree_len(offset);
   if (size <= b3::chunk_size || (limit && size > *limit)) {
     fake.invalid_subtree = true;
     return true;
   }
-  const std::uint64_t left = b3::left_subtree_len(size);
-  const b3::chaining_value l = subtree_cv(input, left, offset, m);
-  const b3::chaining_value r = subtree_cv(input + left, size - left, offset + left, m);
+  const std::uint64_t left = b3::hazmat::left_subtree_len(size);
+  const b3::hazmat::chaining_value l = subtree_cv(input, left, offset, m);
+  const b3::hazmat::chaining_value r = subtree_cv(input + left, size - left, offset + left, m);
   std::memcpy(children, l.data(), 32);
   std::memcpy(children + 32, r.data(), 32);
   return true;
