@@ -15,9 +15,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <fastblake/config.hpp>
@@ -195,6 +197,8 @@ class FASTBLAKE_API state {
   state& set_last_node(bool last = true) noexcept;
   /// Bytes absorbed by update(), modulo 2^64 (a key block does not count).
   std::uint64_t count() const noexcept { return count_; }
+  /// The length of the hash finalize() gives.
+  std::size_t hash_length() const noexcept { return hash_length_; }
 
  private:
   template <family>
@@ -310,6 +314,8 @@ class FASTBLAKE_API parallel_state {
   parallel_state& update(std::span<const std::byte> input, thread_pool& pool) noexcept;
   digest<F> finalize() const noexcept;
   std::uint64_t count() const noexcept { return count_; }
+  /// The length of the hash finalize() gives.
+  std::size_t hash_length() const noexcept { return hash_length_; }
 
  private:
   parallel_state& absorb(std::span<const std::byte> input, thread_pool* pool) noexcept;
@@ -386,6 +392,73 @@ class FASTBLAKE_API xof_state {
   state<F> root_;
   params<F> block_params_;
   std::uint64_t length_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The algorithm chosen at run time.
+
+/// The four algorithms of b2sum -a, by which hasher picks its state.
+enum class algorithm : std::uint8_t { blake2b, blake2s, blake2bp, blake2sp };
+
+/// "blake2b", "blake2s", "blake2bp" or "blake2sp"; empty for a value outside the enumeration.
+FASTBLAKE_API std::string_view algorithm_name(algorithm a) noexcept;
+/// The algorithm of that name (as algorithm_name spells it), or std::nullopt.
+FASTBLAKE_API std::optional<algorithm> algorithm_from_name(std::string_view name) noexcept;
+/// 64 for BLAKE2b and BLAKE2bp, 32 for BLAKE2s and BLAKE2sp: the longest hash and key.
+FASTBLAKE_API std::size_t max_hash_length(algorithm a) noexcept;
+
+/// Any BLAKE2 digest, of up to 64 bytes: what hasher gives whatever the algorithm.
+using any_digest = digest<family::b>;
+
+/// A streaming hash of any of the four algorithms, chosen at run time: what a tool or a
+/// language binding holds where the algorithm is a user's choice. Its state is one of the four
+/// (held in place: no allocation); a value type, copied to fork a hash.
+class FASTBLAKE_API hasher {
+ public:
+  /// BLAKE2b-512, unkeyed.
+  hasher() noexcept = default;
+  /// `hash_length` bytes (0: the algorithm's longest) of `a`, keyed with `key` if it is not
+  /// empty. Throws std::invalid_argument, as params does, for a length or key out of range or
+  /// an algorithm outside the enumeration.
+  explicit hasher(algorithm a, std::size_t hash_length = 0, std::span<const std::byte> key = {});
+  /// Any parameters: the state that params::to_state() or parallel_params::to_state() made.
+  hasher(const state<family::b>& s) noexcept : state_(s) {}
+  hasher(const state<family::s>& s) noexcept : state_(s) {}
+  hasher(const parallel_state<family::b>& s) noexcept : state_(s) {}
+  hasher(const parallel_state<family::s>& s) noexcept : state_(s) {}
+
+  algorithm algo() const noexcept { return static_cast<algorithm>(state_.index()); }
+  /// The length of the hash finalize() gives.
+  std::size_t hash_length() const noexcept;
+  /// Bytes absorbed, modulo 2^64.
+  std::uint64_t count() const noexcept;
+
+  hasher& update(std::span<const std::byte> input) noexcept;
+  hasher& update(std::span<const unsigned char> input) noexcept {
+    return update(std::as_bytes(input));
+  }
+  hasher& update(std::string_view input) noexcept {
+    return update(std::as_bytes(std::span<const char>(input.data(), input.size())));
+  }
+  /// As update(); BLAKE2bp and BLAKE2sp split their leaves between the pool's threads when the
+  /// input is large enough to gain from it (the others have one chain of blocks: this thread).
+  hasher& update(std::span<const std::byte> input, thread_pool& pool) noexcept;
+
+  /// The hash of everything absorbed so far; more input may follow.
+  any_digest finalize() const noexcept;
+
+  /// The state, for those who want the algorithm's own type back.
+  const std::variant<state<family::b>, state<family::s>, parallel_state<family::b>,
+                     parallel_state<family::s>>&
+  variant() const noexcept {
+    return state_;
+  }
+
+ private:
+  // In the order of `algorithm`.
+  std::variant<state<family::b>, state<family::s>, parallel_state<family::b>,
+               parallel_state<family::s>>
+      state_;
 };
 
 }  // namespace fastblake::blake2

@@ -1,5 +1,7 @@
-// Hashing files: by path or open descriptor, in every BLAKE3 mode (the hasher you pass carries
-// it; read any output length from any position afterwards), in bounded memory.
+// Hashing files: by path or open descriptor, in bounded memory, with one set of strategies,
+// errors and progress for both families: BLAKE3 in every mode (the hasher you pass carries it;
+// read any output length from any position afterwards), and BLAKE2b, BLAKE2s, BLAKE2bp and
+// BLAKE2sp with any parameters (the state you pass carries them).
 //
 // POSIX systems (Linux, macOS and the BSDs).
 #pragma once
@@ -11,11 +13,12 @@
 #include <system_error>
 #include <vector>
 
+#include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
 #include <fastblake/thread_pool.hpp>
 
-namespace fastblake::blake3 {
+namespace fastblake {
 
 enum class file_strategy {
   /// mmap_parallel for regular files of 64 KiB and more, read for everything else (small
@@ -26,7 +29,8 @@ enum class file_strategy {
   read,
   /// The file mapped into memory and hashed on the calling thread.
   mmap,
-  /// The file mapped into memory and hashed on the pool's threads.
+  /// The file mapped into memory and hashed on the pool's threads (BLAKE3's subtrees, the
+  /// leaves of BLAKE2bp and BLAKE2sp; BLAKE2b and BLAKE2s, one chain of blocks, as mmap).
   mmap_parallel,
   /// As read, but every descriptor, regular files too, is read with read(2) from its offset,
   /// which moves past what was hashed: the bytes are consumed, as a tool reads standard input.
@@ -54,6 +58,19 @@ FASTBLAKE_API const std::error_category& file_category() noexcept;
 inline std::error_code make_error_code(file_errc e) noexcept {
   return {static_cast<int>(e), file_category()};
 }
+
+}  // namespace fastblake
+
+template <>
+struct std::is_error_code_enum<fastblake::file_errc> : std::true_type {};
+
+namespace fastblake::blake3 {
+
+// The strategies, options and errors are the same for both families.
+using fastblake::file_category;
+using fastblake::file_errc;
+using fastblake::file_options;
+using fastblake::file_strategy;
 
 // A mapped file that shrinks while it is hashed would kill the process with SIGBUS: the first
 // mmap hash installs a SIGBUS handler that, for addresses inside a mapping being hashed, maps
@@ -106,5 +123,59 @@ FASTBLAKE_API std::vector<file_result> hash_files(std::span<const std::filesyste
 
 }  // namespace fastblake::blake3
 
-template <>
-struct std::is_error_code_enum<fastblake::blake3::file_errc> : std::true_type {};
+namespace fastblake::blake2 {
+
+using fastblake::file_category;
+using fastblake::file_errc;
+using fastblake::file_options;
+using fastblake::file_strategy;
+
+// As for BLAKE3 above: the same strategies, SIGBUS guard, errors and progress. A state that
+// fails is left as it was.
+
+/// Absorbs the contents of the file at `path` into s: any of the four algorithms (hasher), or
+/// one's own state, with any parameters.
+FASTBLAKE_API void update_from_file(hasher& s, const std::filesystem::path& path,
+                                    const file_options& options = {});
+FASTBLAKE_API void update_from_file(hasher& s, const std::filesystem::path& path,
+                                    const file_options& options, std::error_code& ec) noexcept;
+template <class State>
+FASTBLAKE_API void update_from_file(State& s, const std::filesystem::path& path,
+                                    const file_options& options = {});
+template <class State>
+FASTBLAKE_API void update_from_file(State& s, const std::filesystem::path& path,
+                                    const file_options& options, std::error_code& ec) noexcept;
+
+/// Absorbs what can be read from fd, from its current offset on, as blake3::update_from_fd.
+FASTBLAKE_API void update_from_fd(hasher& s, int fd, const file_options& options = {});
+FASTBLAKE_API void update_from_fd(hasher& s, int fd, const file_options& options,
+                                  std::error_code& ec) noexcept;
+template <class State>
+FASTBLAKE_API void update_from_fd(State& s, int fd, const file_options& options = {});
+template <class State>
+FASTBLAKE_API void update_from_fd(State& s, int fd, const file_options& options,
+                                  std::error_code& ec) noexcept;
+
+/// The hash of the file at `path` in the algorithm and parameters of `prototype` (a fresh
+/// hasher: BLAKE2b-512 by default).
+FASTBLAKE_API any_digest hash_file(const std::filesystem::path& path,
+                                   const hasher& prototype = hasher(),
+                                   const file_options& options = {});
+FASTBLAKE_API any_digest hash_file(const std::filesystem::path& path, const hasher& prototype,
+                                   const file_options& options, std::error_code& ec) noexcept;
+
+/// One file's outcome in hash_files(): its digest or its error.
+struct file_result {
+  any_digest digest;
+  std::error_code error;
+};
+
+/// Hashes many files as `prototype` would, several at once, as blake3::hash_files: small files
+/// on different threads of the pool, large ones one after another on all of them (BLAKE2bp and
+/// BLAKE2sp split their leaves; BLAKE2b and BLAKE2s read ahead on a second thread). Results
+/// come in the order of `paths`; a failed file does not stop the others.
+FASTBLAKE_API std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths,
+                                                  const hasher& prototype = hasher(),
+                                                  const file_options& options = {});
+
+}  // namespace fastblake::blake2

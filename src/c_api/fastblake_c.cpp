@@ -9,7 +9,6 @@
 #include <string_view>
 #include <system_error>
 #include <type_traits>
-#include <variant>
 
 #include <fastblake/backend.hpp>
 #include <fastblake/blake2.hpp>
@@ -30,14 +29,10 @@ static_assert(alignof(b3::hasher) <= alignof(fastblake_blake3_hasher));
 static_assert(std::is_trivially_copyable_v<b3::hasher>,
               "C callers copy hashers with memcpy and never destroy them");
 
-using blake2_any =
-    std::variant<b2::state<b2::family::b>, b2::state<b2::family::s>,
-                 b2::parallel_state<b2::family::b>, b2::parallel_state<b2::family::s>>;
-static_assert(sizeof(blake2_any) <= sizeof(fastblake_blake2_state));
-static_assert(alignof(blake2_any) <= alignof(fastblake_blake2_state));
-static_assert(std::is_trivially_copyable_v<b2::state<b2::family::b>> &&
-              std::is_trivially_copyable_v<b2::parallel_state<b2::family::b>> &&
-              std::is_trivially_copyable_v<blake2_any>);
+static_assert(sizeof(b2::hasher) <= sizeof(fastblake_blake2_state));
+static_assert(alignof(b2::hasher) <= alignof(fastblake_blake2_state));
+static_assert(std::is_trivially_copyable_v<b2::hasher>,
+              "C callers copy states with memcpy and never destroy them");
 
 b3::hasher& hasher_of(fastblake_blake3_hasher* self) {
   return *std::launder(reinterpret_cast<b3::hasher*>(self->opaque));
@@ -45,11 +40,11 @@ b3::hasher& hasher_of(fastblake_blake3_hasher* self) {
 const b3::hasher& hasher_of(const fastblake_blake3_hasher* self) {
   return *std::launder(reinterpret_cast<const b3::hasher*>(self->opaque));
 }
-blake2_any& state_of(fastblake_blake2_state* self) {
-  return *std::launder(reinterpret_cast<blake2_any*>(self->opaque));
+b2::hasher& state_of(fastblake_blake2_state* self) {
+  return *std::launder(reinterpret_cast<b2::hasher*>(self->opaque));
 }
-const blake2_any& state_of(const fastblake_blake2_state* self) {
-  return *std::launder(reinterpret_cast<const blake2_any*>(self->opaque));
+const b2::hasher& state_of(const fastblake_blake2_state* self) {
+  return *std::launder(reinterpret_cast<const b2::hasher*>(self->opaque));
 }
 
 std::span<const std::byte> bytes(const void* data, std::size_t size) {
@@ -128,7 +123,7 @@ b2::parallel_params<F> parallel_params(const fastblake_blake2_params& p) {
   return out;
 }
 
-blake2_any make_state(int algorithm, const fastblake_blake2_params* given) {
+b2::hasher make_state(int algorithm, const fastblake_blake2_params* given) {
   fastblake_blake2_params p;
   fastblake_blake2_params_init(&p);
   if (given != nullptr) p = *given;
@@ -145,14 +140,10 @@ blake2_any make_state(int algorithm, const fastblake_blake2_params* given) {
   throw std::invalid_argument("unknown BLAKE2 algorithm");
 }
 
-std::size_t finalize_into(const blake2_any& state, std::uint8_t* out) {
-  return std::visit(
-      [&](const auto& s) {
-        const auto d = s.finalize();
-        std::memcpy(out, d.data(), d.size());
-        return d.size();
-      },
-      state);
+std::size_t finalize_into(const b2::hasher& state, std::uint8_t* out) {
+  const b2::any_digest d = state.finalize();
+  std::memcpy(out, d.data(), d.size());
+  return d.size();
 }
 
 #if FASTBLAKE_C_FILES
@@ -343,8 +334,8 @@ void fastblake_blake2_params_init(fastblake_blake2_params* params) {
 int fastblake_blake2(int algorithm, const fastblake_blake2_params* params, const void* input,
                      size_t input_len, uint8_t* out) {
   return guarded([&] {
-    blake2_any state = make_state(algorithm, params);
-    std::visit([&](auto& s) { s.update(bytes(input, input_len)); }, state);
+    b2::hasher state = make_state(algorithm, params);
+    state.update(bytes(input, input_len));
     finalize_into(state, out);
     return 0;
   });
@@ -353,13 +344,13 @@ int fastblake_blake2(int algorithm, const fastblake_blake2_params* params, const
 int fastblake_blake2_init(fastblake_blake2_state* self, int algorithm,
                           const fastblake_blake2_params* params) {
   return guarded([&] {
-    ::new (static_cast<void*>(self->opaque)) blake2_any(make_state(algorithm, params));
+    ::new (static_cast<void*>(self->opaque)) b2::hasher(make_state(algorithm, params));
     return 0;
   });
 }
 
 void fastblake_blake2_update(fastblake_blake2_state* self, const void* input, size_t input_len) {
-  std::visit([&](auto& s) { s.update(bytes(input, input_len)); }, state_of(self));
+  state_of(self).update(bytes(input, input_len));
 }
 
 size_t fastblake_blake2_finalize(const fastblake_blake2_state* self, uint8_t* out) {

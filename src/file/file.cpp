@@ -1,5 +1,6 @@
-// File hashing: strategies, the SIGBUS guard for mapped files, progress, many files at once.
-#include <fastblake/file.hpp>
+// File hashing for any family: strategies, the SIGBUS guard for mapped files, progress, many
+// files at once (engine.hpp).
+#include "file/engine.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,9 +19,7 @@
 #include <new>
 #include <string>
 
-#include "blake3/offload.hpp"
-
-namespace fastblake::blake3 {
+namespace fastblake::internal {
 namespace {
 
 constexpr std::size_t read_buffer_size = 1u << 20;
@@ -43,8 +42,6 @@ class file_error_category final : public std::error_category {
     return "unknown file error";
   }
 };
-
-std::error_code errno_code(int e = errno) noexcept { return {e, std::generic_category()}; }
 
 // ---- the SIGBUS guard ----
 
@@ -143,15 +140,6 @@ bool report(const file_options& options, std::uint64_t done, std::uint64_t total
   return !options.progress || options.progress(done, total);
 }
 
-thread_pool* pool_of(const file_options& options) noexcept {
-  if (options.pool != nullptr) return options.pool;
-  try {
-    return &thread_pool::default_pool();
-  } catch (...) {
-    return nullptr;
-  }
-}
-
 // Reads until the buffer is full or the input ends, retrying on EINTR; from *position with
 // pread when position is set (and advances it), else from the descriptor's offset. Returns the
 // bytes read, or -1 with errno set.
@@ -186,7 +174,7 @@ std::error_code short_read(const source& src, std::uint64_t done, std::uint64_t 
 // up to the size fstat gave when hashing started (a file that grows is hashed to that size) or
 // to their end if that comes first: files in /proc and /sys report sizes (0, 4096) that are not
 // their contents'. A size of 0, anything not a regular file, and a stream are read to their end.
-std::error_code hash_by_reading(hasher& h, const source& src, const file_options& options,
+std::error_code hash_by_reading(file_sink& h, const source& src, const file_options& options,
                                 bool threads) {
   const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
   const std::uint64_t size_left =
@@ -197,11 +185,12 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
   const bool bounded = total > 0;
   off_t position = static_cast<off_t>(src.offset);
   off_t* at = regular ? &position : nullptr;
-  // Small regular files go through one stack buffer, in one pread when their size is known: a
-  // 2 MiB allocation per file (an mmap and munmap, and page faults) would cost more than hashing
-  // them, and so would a second pread to find the end.
+  // Small files go through one stack buffer, in one pread when their size is known: a 2 MiB
+  // allocation per file (an mmap and munmap, and page faults) would cost more than hashing
+  // them, and so would a second pread to find the end. Streams of unknown size start there
+  // too, and move to the big buffers only if they go on.
   std::uint64_t done = 0;
-  if (regular && total <= small_file_size) {
+  if (total <= small_file_size) {
     std::byte buffer[small_file_size + 1];
     const ssize_t n = read_fully(src.fd, buffer, bounded ? total : sizeof buffer, at);
     if (n < 0) return errno_code();
@@ -223,6 +212,14 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
   // Overlapping reading with hashing pays from a couple of buffers on.
   const bool overlap =
       pool != nullptr && pool->size() > 1 && (!bounded || total > 2 * read_buffer_size);
+  const bool split = overlap && h.splits_reads();
+  const auto absorb = [&](std::span<const std::byte> data) {
+    if (split) {
+      h.update_parallel(data, pool, false);
+    } else {
+      h.update(data);
+    }
+  };
   std::uint64_t unread = bounded ? total : std::numeric_limits<std::uint64_t>::max();
   const auto read_into = [&](std::byte* buffer) {
     const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(read_buffer_size, unread));
@@ -241,7 +238,7 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
       read_errno = got < 0 ? errno : 0;
     };
     if (overlap) {
-      pool->join([&] { h.update(data); }, read_next);
+      pool->join([&] { absorb(data); }, read_next);
     } else {
       h.update(data);
       read_next();
@@ -263,7 +260,7 @@ std::error_code hash_by_reading(hasher& h, const source& src, const file_options
 }
 
 // may_offload: the strategy was automatic, so an accelerator may take subtrees (backend.hpp).
-std::error_code hash_by_mapping(hasher& h, const source& src, const file_options& options,
+std::error_code hash_by_mapping(file_sink& h, const source& src, const file_options& options,
                                 bool parallel, bool may_offload) {
   const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
   if (src.offset >= size)
@@ -302,10 +299,8 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
     // each one is whole subtrees of the tree.
     const std::uint64_t end = std::min(total, (done / window + 1) * window);
     const std::span<const std::byte> piece(data + done, static_cast<std::size_t>(end - done));
-    if (may_offload) {
-      detail::internal_access::update_automatic(h, piece, pool);
-    } else if (pool != nullptr) {
-      h.update_parallel(piece, *pool);
+    if (pool != nullptr || may_offload) {
+      h.update_parallel(piece, pool, may_offload);
     } else {
       h.update(piece);
     }
@@ -326,11 +321,21 @@ std::error_code hash_by_mapping(hasher& h, const source& src, const file_options
   return {};
 }
 
-// threads: whether the strategy may use the pool (not when hash_files already runs this file
-// on one of its threads).
-// opened_here: fd was just opened by us, so its offset is 0. known: its fstat, if taken.
-std::error_code hash_source(hasher& h, int fd, const file_options& options, bool threads,
-                            bool opened_here, const struct stat* known = nullptr) {
+}  // namespace
+
+std::error_code errno_code(int e) noexcept { return {e, std::generic_category()}; }
+
+thread_pool* pool_of(const file_options& options) noexcept {
+  if (options.pool != nullptr) return options.pool;
+  try {
+    return &thread_pool::default_pool();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool threads,
+                        bool opened_here, const struct stat* known) {
   source src{fd, {}, 0};
   if (known != nullptr) {
     src.info = *known;
@@ -360,17 +365,15 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
     strategy = file_strategy::read;
   }
   if (strategy == file_strategy::mmap_parallel && !threads) strategy = file_strategy::mmap;
-  // A hasher that fails part-way is thrown away: the caller's is only replaced on success.
-  hasher work = h;
   std::error_code ec;
   try {
     if (strategy == file_strategy::read || strategy == file_strategy::stream) {
-      ec = hash_by_reading(work, src, options, threads);
+      ec = hash_by_reading(h, src, options, threads);
     } else {
-      ec = hash_by_mapping(work, src, options, strategy == file_strategy::mmap_parallel,
+      ec = hash_by_mapping(h, src, options, strategy == file_strategy::mmap_parallel,
                            automatic && threads);
       // A file system that cannot map files can still be read.
-      if (ec == std::errc::no_such_device) ec = hash_by_reading(work, src, options, threads);
+      if (ec == std::errc::no_such_device) ec = hash_by_reading(h, src, options, threads);
     }
   } catch (const std::bad_alloc&) {
     ec = std::make_error_code(std::errc::not_enough_memory);
@@ -379,31 +382,43 @@ std::error_code hash_source(hasher& h, int fd, const file_options& options, bool
   } catch (...) {
     ec = std::make_error_code(std::errc::io_error);
   }
-  if (!ec) h = work;
   return ec;
 }
 
+namespace {
+
+// Never onto descriptors 0, 1 or 2, where a program closed them: the file would take the
+// place of a standard stream the program still writes to or reads from.
 int open_for_reading(const std::filesystem::path& path) noexcept {
   int fd;
   do {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
+  if (fd >= 0 && fd <= STDERR_FILENO) {
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    const int saved = errno;
+    ::close(fd);
+    errno = saved;
+    fd = moved;
+  }
   return fd;
 }
 
-std::error_code hash_path(hasher& h, const std::filesystem::path& path, const file_options& options,
-                          bool threads = true) {
+}  // namespace
+
+std::error_code hash_path(file_sink& h, const std::filesystem::path& path,
+                          const file_options& options, bool threads) {
   const int fd = open_for_reading(path);
   if (fd < 0) return errno_code();
-  const std::error_code ec = hash_source(h, fd, options, threads, true);
+  const std::error_code ec = hash_fd(h, fd, options, threads, true);
   ::close(fd);
   return ec;
 }
 
 // GCC 12 warns falsely (-Wrestrict) about chains of std::string operator+: appends instead.
-[[noreturn]] void throw_for(const std::error_code& ec, std::string_view what) {
-  std::string message = "fastblake::blake3: ";
-  message.append(what);
+void throw_file_error(const std::error_code& ec, std::string_view family, std::string_view what) {
+  std::string message(family);
+  message.append(": ").append(what);
   throw std::system_error(ec, message);
 }
 
@@ -414,58 +429,14 @@ std::string quoted(const std::filesystem::path& path) {
   return s;
 }
 
-}  // namespace
-
-const std::error_category& file_category() noexcept {
-  static const file_error_category category;
-  return category;
+std::string descriptor_name(int fd) {
+  std::string name = "descriptor ";
+  name.append(std::to_string(fd));
+  return name;
 }
 
-void update_from_file(hasher& h, const std::filesystem::path& path, const file_options& options,
-                      std::error_code& ec) noexcept {
-  ec = hash_path(h, path, options);
-}
-
-void update_from_file(hasher& h, const std::filesystem::path& path, const file_options& options) {
-  if (const std::error_code ec = hash_path(h, path, options)) throw_for(ec, quoted(path));
-}
-
-void update_from_fd(hasher& h, int fd, const file_options& options, std::error_code& ec) noexcept {
-  ec = hash_source(h, fd, options, true, false);
-}
-
-void update_from_fd(hasher& h, int fd, const file_options& options) {
-  if (const std::error_code ec = hash_source(h, fd, options, true, false)) {
-    std::string name = "descriptor ";
-    name.append(std::to_string(fd));
-    throw_for(ec, name);
-  }
-}
-
-digest hash_file(const std::filesystem::path& path, const file_options& options,
-                 std::error_code& ec) noexcept {
-  hasher h;
-  ec = hash_path(h, path, options);
-  return ec ? digest() : h.finalize();
-}
-
-digest hash_file(const std::filesystem::path& path, const file_options& options) {
-  hasher h;
-  update_from_file(h, path, options);
-  return h.finalize();
-}
-
-digest file_result::hash() const {
-  output_reader r = output;
-  r.seek(0);
-  digest::bytes_type bytes;
-  r.fill(std::span<std::uint8_t>(bytes));
-  return digest(bytes);
-}
-
-std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths,
-                                    const hasher& mode_hasher, const file_options& options) {
-  std::vector<file_result> results(paths.size(), file_result{mode_hasher.finalize_xof(), {}});
+void hash_files(std::span<const std::filesystem::path> paths, const file_options& options,
+                std::span<std::error_code> errors, const hash_one_file& hash_one) {
   thread_pool* pool = pool_of(options);
   std::mutex progress_mutex;
   file_options per_file = options;
@@ -483,19 +454,17 @@ std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths
   const auto hash_small = [&](std::size_t i) {
     const int fd = open_for_reading(paths[i]);
     if (fd < 0) {
-      results[i].error = errno_code();
+      errors[i] = errno_code();
       return;
     }
     struct stat info;
     if (fstat(fd, &info) != 0) {
-      results[i].error = errno_code();
+      errors[i] = errno_code();
     } else if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) >= large &&
                pool != nullptr && pool->size() > 1) {
       deferred[i] = 1;
     } else {
-      hasher h = mode_hasher;
-      results[i].error = hash_source(h, fd, per_file, false, true, &info);
-      if (!results[i].error) results[i].output = h.finalize_xof();
+      errors[i] = hash_one(i, fd, info, per_file, false);
     }
     ::close(fd);
   };
@@ -511,11 +480,24 @@ std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths
   spread(0, paths.size());
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (deferred[i] == 0) continue;
-    hasher h = mode_hasher;
-    results[i].error = hash_path(h, paths[i], per_file, true);
-    if (!results[i].error) results[i].output = h.finalize_xof();
+    const int fd = open_for_reading(paths[i]);
+    struct stat info;
+    if (fd < 0) {
+      errors[i] = errno_code();
+      continue;
+    }
+    errors[i] = fstat(fd, &info) != 0 ? errno_code() : hash_one(i, fd, info, per_file, true);
+    ::close(fd);
   }
-  return results;
 }
 
-}  // namespace fastblake::blake3
+}  // namespace fastblake::internal
+
+namespace fastblake {
+
+const std::error_category& file_category() noexcept {
+  static const internal::file_error_category category;
+  return category;
+}
+
+}  // namespace fastblake

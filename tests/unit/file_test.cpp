@@ -23,6 +23,7 @@
 
 #include <fastblake/file.hpp>
 
+#include "scratch_dir.hpp"
 #include "test_support.hpp"
 
 namespace fastblake::test {
@@ -51,28 +52,7 @@ std::string name_of(b3::file_strategy s) {
   return "?";
 }
 
-class FileHashing : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string name = "fastblake-file-test-";
-    name.append(std::to_string(::getpid())).append("-");
-    name.append(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    dir_ = fs::temp_directory_path() / name;
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  fs::path write(const std::string& name, std::span<const std::byte> data) {
-    const fs::path p = dir_ / name;
-    std::ofstream out(p, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(data.data()),
-              static_cast<std::streamsize>(data.size()));
-    return p;
-  }
-  fs::path dir_;
-};
+class FileHashing : public scratch_dir_test {};
 
 TEST_F(FileHashing, EveryStrategyMatchesTheInMemoryHash) {
   random_source rng(test_seed());

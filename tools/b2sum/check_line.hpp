@@ -7,9 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include <fastblake/blake2.hpp>
+
 namespace b2sum {
 
-enum class algorithm { blake2b, blake2s, blake2bp, blake2sp };
+using algorithm = fastblake::blake2::algorithm;
 
 struct algorithm_info {
   std::string_view option;  // as -a takes it

@@ -34,6 +34,12 @@ class output {
   int error() const { return error_; }
   /// Bytes given to write() so far, written or not.
   std::uint64_t given() const { return given_; }
+  /// Forgets what is buffered and any error: a new run of the tool.
+  void reset() {
+    error_ = 0;
+    given_ = 0;
+    buffer_.clear();
+  }
 
  private:
   static constexpr std::size_t capacity = 64 * 1024;

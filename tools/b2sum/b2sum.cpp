@@ -1,0 +1,733 @@
+// b2sum: a drop-in for GNU coreutils' b2sum (Debian 12's, 9.1), on fastblake.
+//
+// Output, messages and exit statuses follow GNU byte for byte (checked against Debian's b2sum by
+// tests/cli/b2sum_test.py), options are parsed by the C library's getopt_long as GNU's are, and
+// messages name the program by argv[0] as GNU's do. Beyond GNU: -a/--algorithm (as the BLAKE2
+// reference's b2sum), -j/--jobs and --num-threads.
+#include <fcntl.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cwchar>
+#include <cwctype>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake2.hpp>
+#include <fastblake/config.hpp>
+#include <fastblake/file.hpp>
+#include <fastblake/thread_pool.hpp>
+
+#include "../common/batches.hpp"
+#include "../common/check.hpp"
+#include "../common/io.hpp"
+#include "../common/run.hpp"
+#include "../common/threads.hpp"
+#include "check_line.hpp"
+#include "run.hpp"
+
+namespace {
+
+using b2sum::algorithm;
+using b2sum::algorithm_info;
+using b2sum::algorithms;
+using b2sum::escaped;
+using b2sum::info;
+using b2sum::parsed_line;
+using b2sum::tagged_algorithm;
+
+const char* program = "b2sum";
+bool utf8_locale = false;
+// Whether standard input was read: GNU then closes it at exit and reports a failure.
+bool stdin_used = false;
+tools::output out(STDOUT_FILENO);
+
+// ---- messages ----
+
+bool printable_ascii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
+
+// Whether the locale prints the character at s[i] as it is, as gnulib's quotearg decides:
+// its bytes [i, i + n) are one valid multibyte character that iswprint accepts. When it is not,
+// all n bytes are escaped: one for an invalid byte, the rest of s for an incomplete character.
+bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
+  n = 1;
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (MB_CUR_MAX == 1) return printable_ascii(c);
+  std::mbstate_t state{};
+  wchar_t w;
+  const std::size_t r = std::mbrtowc(&w, s.data() + i, s.size() - i, &state);
+  if (r == static_cast<std::size_t>(-1) || r == 0) return false;
+  if (r == static_cast<std::size_t>(-2)) {
+    n = s.size() - i;
+    return false;
+  }
+  n = r;
+  return std::iswprint(static_cast<std::wint_t>(w)) != 0;
+}
+
+// The C escape of a byte that cannot be printed: \n, \t, ... or three octal digits.
+std::string c_escape(unsigned char c) {
+  switch (c) {
+    case '\a':
+      return "\\a";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\v':
+      return "\\v";
+    default: {
+      char octal[5];
+      std::snprintf(octal, sizeof octal, "\\%03o", c);
+      return octal;
+    }
+  }
+}
+
+// gnulib's quote() (locale quoting): 'x' in C escapes or, in a UTF-8 locale, ‘x’.
+std::string quote(std::string_view s) {
+  std::string q = utf8_locale ? "\xe2\x80\x98" : "'";
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 1;
+    if (!printable_character(s, i, n)) {
+      for (std::size_t k = 0; k < n; ++k) q.append(c_escape(static_cast<unsigned char>(s[i + k])));
+    } else if (c == '\\') {
+      q.append("\\\\");
+    } else if (c == '\'' && !utf8_locale) {
+      q.append("\\'");
+    } else {
+      // As gnulib: the closing quote inside the text gets a backslash.
+      if (utf8_locale && s.substr(i, n) == "\xe2\x80\x99") q.push_back('\\');
+      q.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  q.append(utf8_locale ? "\xe2\x80\x99" : "'");
+  return q;
+}
+
+// gnulib's quotef() (shell-escape quoting, colons quoted too), as GNU prints file names in
+// messages: names a shell would read as they are stay bare; others go in single quotes (double
+// quotes when a single quote is their only special character), with bytes that cannot be
+// printed as $'\n'-style escapes between the quoted runs.
+std::string quotef(std::string_view s) {
+  constexpr std::string_view bare =
+      "%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz";
+  const auto shown_as_is = [&](std::size_t i, std::size_t& n) {
+    return printable_character(s, i, n);
+  };
+  bool needs_quotes = s.empty();
+  bool only_single_quotes = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    std::size_t n = 1;
+    if (bare.find(c) != std::string_view::npos) continue;
+    if ((c == '#' || c == '~') && i > 0) continue;
+    if ((c == '{' || c == '}') && s.size() > 1) continue;
+    if (static_cast<unsigned char>(c) >= 0x80 && shown_as_is(i, n)) {
+      i += n - 1;
+      continue;
+    }
+    i += n - 1;
+    needs_quotes = true;
+    if (c != '\'') only_single_quotes = false;
+  }
+  if (!needs_quotes) return std::string(s);
+  if (only_single_quotes && !s.empty()) {
+    std::string q = "\"";
+    q.append(s);
+    q.append("\"");
+    return q;
+  }
+  std::string q = "'";
+  bool quoted_run_open = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::size_t n = 1;
+    if (!shown_as_is(i, n)) {
+      q.append(quoted_run_open ? "'$'" : "$'");
+      while (i < s.size() && !shown_as_is(i, n)) {
+        for (const std::size_t end = i + n; i < end; ++i)
+          q.append(c_escape(static_cast<unsigned char>(s[i])));
+      }
+      q.append("'");
+      quoted_run_open = false;
+      --i;
+      continue;
+    }
+    if (!quoted_run_open) {
+      q.append("'");
+      quoted_run_open = true;
+    }
+    if (s[i] == '\'') {
+      q.append("'\\''");
+    } else {
+      q.append(s.substr(i, n));
+      i += n - 1;
+    }
+  }
+  if (quoted_run_open) q.append("'");
+  return q;
+}
+
+void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
+
+void message(const std::string& text) {
+  out.flush();
+  to_stderr(std::string(program) + ": " + text + "\n");
+}
+
+[[noreturn]] void usage_error(const std::string& text) {
+  if (!text.empty()) message(text);
+  to_stderr(std::string("Try '") + program + " --help' for more information.\n");
+  tools::finish(EXIT_FAILURE);
+}
+
+[[noreturn]] void fatal(const std::string& text) {
+  message(text);
+  tools::finish(EXIT_FAILURE);
+}
+
+void print_help() {
+  out.write(std::string("Usage: ") + program +
+            " [OPTION]... [FILE]...\n"
+            "Print or check BLAKE2b (512-bit) checksums.\n"
+            "\n"
+            "With no FILE, or when FILE is -, read standard input.\n"
+            "\n"
+            "Mandatory arguments to long options are mandatory for short options too.\n"
+            "  -a, --algorithm=NAME  blake2b (the default), blake2s, blake2bp or blake2sp\n"
+            "  -b, --binary          read in binary mode\n"
+            "  -c, --check           read checksums from the FILEs and check them\n"
+            "  -j, --jobs=N          hash up to N files at once, printing in argument order\n"
+            "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
+            "                          the blake2 algorithm and must be a multiple of 8\n"
+            "      --num-threads=N   threads for the leaves of blake2bp and blake2sp\n"
+            "      --tag             create a BSD-style checksum\n"
+            "  -t, --text            read in text mode (default)\n"
+            "  -z, --zero            end each output line with NUL, not newline,\n"
+            "                          and disable file name escaping\n"
+            "\n"
+            "The following five options are useful only when verifying checksums:\n"
+            "      --ignore-missing  don't fail or report status for missing files\n"
+            "      --quiet           don't print OK for each successfully verified file\n"
+            "      --status          don't output anything, status code shows success\n"
+            "      --strict          exit non-zero for improperly formatted checksum lines\n"
+            "  -w, --warn            warn about improperly formatted checksum lines\n"
+            "\n"
+            "      --help        display this help and exit\n"
+            "      --version     output version information and exit\n"
+            "\n"
+            "The sums are computed as described in RFC 7693.\n"
+            "When checking, the input should be a former output of this program.\n"
+            "The default mode is to print a line with: checksum, a space,\n"
+            "a character indicating input mode ('*' for binary, ' ' for text\n"
+            "or where binary is insignificant), and name for each FILE.\n"
+            "\n"
+            "Note: There is no difference between binary mode and text mode on GNU systems.\n"
+            "\n"
+            "GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n"
+            "Report any translation bugs to <https://translationproject.org/team/>\n"
+            "Full documentation <https://www.gnu.org/software/coreutils/b2sum>\n"
+            "or available locally via: info '(coreutils) b2sum invocation'\n");
+}
+
+void print_version() {
+  const std::string backend(fastblake::active_backend());
+  const std::string kernels(fastblake::active_blake2_kernels());
+  out.write(std::string("b2sum (fastblake) ") + FASTBLAKE_VERSION_STRING +
+            "\nCompatible with GNU coreutils b2sum 9.1. Backend: " + backend +
+            (kernels == backend ? "" : " (BLAKE2 on the " + kernels + " kernels)") + ".\n");
+}
+
+// ---- hashing ----
+
+namespace b2 = fastblake::blake2;
+
+struct settings {
+  algorithm algo = algorithm::blake2b;
+  std::size_t bytes = 64;
+  bool tag = false;
+  bool binary = false;
+  char delimiter = '\n';
+  // Every input is read with read(2) to its end, as GNU reads it (a file that grows is hashed
+  // to its new end), the next buffer read ahead on the pool while one is hashed; BLAKE2bp and
+  // BLAKE2sp also split their leaves there.
+  fastblake::file_options file = streaming();
+
+  static fastblake::file_options streaming() {
+    fastblake::file_options o;
+    o.strategy = fastblake::file_strategy::stream;
+    return o;
+  }
+};
+
+struct result {
+  std::string hex;
+  int error = 0;
+};
+
+// The errno GNU would report; the file API's errors are errno values but for its own
+// (a file that shrank), which reading to the end cannot meet.
+int errno_of(const std::error_code& ec) {
+  return ec.category() == std::generic_category() ? ec.value() : EIO;
+}
+
+result digest_of(const b2::hasher& h, const std::error_code& ec) {
+  if (ec) return {"", errno_of(ec)};
+  return {h.finalize().to_hex(), 0};
+}
+
+result hash_named(const std::string& name, const settings& s) {
+  b2::hasher h(s.algo, s.bytes);
+  std::error_code ec;
+  if (name == "-") {
+    stdin_used = true;
+    b2::update_from_fd(h, STDIN_FILENO, s.file, ec);
+  } else {
+    b2::update_from_file(h, name, s.file, ec);
+  }
+  return digest_of(h, ec);
+}
+
+// ---- output ----
+
+// GNU escapes a name that holds a backslash, newline or carriage return (the line then starts
+// with a backslash); never with --zero.
+bool needs_escape(std::string_view name, char delimiter) {
+  return delimiter == '\n' && name.find_first_of("\\\n\r") != std::string_view::npos;
+}
+
+void print_sum(const settings& s, const std::string& name, const std::string& hex) {
+  const bool escape = needs_escape(name, s.delimiter);
+  const std::string shown = escape ? escaped(name) : name;
+  std::string line;
+  if (escape) line.push_back('\\');
+  if (s.tag) {
+    line.append(info(s.algo).tag);
+    if (s.bytes != info(s.algo).max_bytes) line.append("-").append(std::to_string(8 * s.bytes));
+    line.append(" (").append(shown).append(") = ").append(hex);
+  } else {
+    line.append(hex).append(" ").append(s.binary ? "*" : " ").append(shown);
+  }
+  line.push_back(s.delimiter);
+  out.write(line);
+}
+
+// ---- checking ----
+
+// As GNU, the first plain line decides the form every later line, of every checksum file,
+// must take.
+b2sum::plain_form form = b2sum::plain_form::undecided;
+
+using tools::check_options;
+
+std::string lowercase(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// Verdicts escape a name only for a newline (GNU 9.1 prints backslashes and carriage returns as
+// they are there), but then all three.
+void print_verdict(const std::string& name, const char* verdict) {
+  const bool escape = name.find('\n') != std::string::npos;
+  std::string line;
+  if (escape) line.push_back('\\');
+  line.append(escape ? escaped(name) : name).append(": ").append(verdict).push_back('\n');
+  out.write(line);
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  std::string s = std::to_string(n);
+  s.append(" ").append(n == 1 ? one : many);
+  return s;
+}
+
+// Checks one checksum file; returns whether everything in it passed.
+// Whether the listed file's digest is the line's: as its own tag names it (a BLAKE2bp line is
+// BLAKE2bp), or else as GNU reads the line (GNU takes "BLAKE2bp" for BLAKE2b). 0 or the errno of
+// a failure to open or read the file.
+int verify(const std::string& name, const parsed_line& own, const parsed_line* as_gnu,
+           const settings& s, bool& match) {
+  settings file_settings = s;
+  file_settings.algo = own.algo;
+  file_settings.bytes = own.bytes;
+  const result r = hash_named(name, file_settings);
+  if (r.error != 0) return r.error;
+  match = lowercase(own.hex) == r.hex;
+  if (!match && as_gnu != nullptr) {
+    file_settings.algo = as_gnu->algo;
+    file_settings.bytes = as_gnu->bytes;
+    const result gnu = hash_named(name, file_settings);
+    if (gnu.error != 0) return gnu.error;
+    match = lowercase(as_gnu->hex) == gnu.hex;
+  }
+  return 0;
+}
+
+// Checks one checksum file; returns whether everything in it passed.
+bool check_file(const std::string& list, const settings& s, const check_options& o) {
+  const bool from_stdin = list == "-";
+  const std::string shown = quotef(from_stdin ? "standard input" : list);
+  const int fd = from_stdin ? STDIN_FILENO : tools::open_above_standard(list.c_str(), O_RDONLY);
+  if (from_stdin) stdin_used = true;
+  if (fd < 0) {
+    message(shown + ": " + std::strerror(errno));
+    return false;
+  }
+  tools::line_reader in(fd);
+  std::size_t line_number = 0;
+  tools::check_counts counts;
+  std::string text;
+  while (in.next(text)) {
+    ++line_number;
+    std::string_view line(text);
+    if (line[0] == '#') continue;
+    if (line.back() == '\n') line.remove_suffix(1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    std::optional<parsed_line> parsed = parse_line(line, s.algo, form);
+    // A tag of another of our algorithms names the algorithm (lines of -a blake2bp --tag).
+    std::optional<parsed_line> own;
+    if (const auto named = tagged_algorithm(line); named && *named != s.algo) {
+      own = parse_line(line, *named, form);
+    }
+    if (!own) own.swap(parsed);
+    if (own && from_stdin && own->name == "-") own.reset();
+    if (parsed && from_stdin && parsed->name == "-") parsed.reset();
+    if (!own) {
+      ++counts.malformed;
+      if (o.warn) {
+        message(shown + ": " + std::to_string(line_number) + ": improperly formatted " +
+                std::string(info(s.algo).tag) + " checksum line");
+      }
+      continue;
+    }
+    ++counts.well_formed;
+    bool match = false;
+    const parsed_line* as_gnu = parsed && parsed->name == own->name ? &*parsed : nullptr;
+    if (const int error = verify(own->name, *own, as_gnu, s, match); error != 0) {
+      if (o.ignore_missing && error == ENOENT) continue;
+      message(quotef(own->name) + ": " + std::strerror(error));
+      ++counts.unreadable;
+      if (!o.status) print_verdict(own->name, "FAILED open or read");
+      continue;
+    }
+    if (!match) {
+      ++counts.mismatched;
+      if (!o.status) print_verdict(own->name, "FAILED");
+    } else {
+      ++counts.matched;
+      if (!o.status && !o.quiet) print_verdict(own->name, "OK");
+    }
+  }
+  const bool read_error = in.error() != 0;
+  if (!from_stdin) ::close(fd);
+  if (read_error) {
+    message(shown + ": read error");
+    return false;
+  }
+  if (counts.well_formed == 0) {
+    message(shown + ": no properly formatted checksum lines found");
+    return false;
+  }
+  if (!o.status) {
+    if (counts.malformed > 0) {
+      message("WARNING: " + plural(counts.malformed, "line is improperly formatted",
+                                   "lines are improperly formatted"));
+    }
+    if (counts.unreadable > 0) {
+      message("WARNING: " + plural(counts.unreadable, "listed file could not be read",
+                                   "listed files could not be read"));
+    }
+    if (counts.mismatched > 0) {
+      message("WARNING: " + plural(counts.mismatched, "computed checksum did NOT match",
+                                   "computed checksums did NOT match"));
+    }
+  }
+  if (o.ignore_missing && counts.matched == 0) message(shown + ": no file was verified");
+  return counts.passed(o);
+}
+
+// Standard output at exit, as GNU's close_stdout sees it: a failed write is "write error" (with
+// "Bad file descriptor" when the descriptor is closed); a closed descriptor with nothing
+// written is no error. A closed standard input, once read, is reported too.
+int finish_output(int status) {
+  out.flush();
+  if (out.error() != 0) {
+    to_stderr(std::string(program) + ": write error" +
+              (out.error() == EBADF ? ": Bad file descriptor" : "") + "\n");
+    return EXIT_FAILURE;
+  }
+  if (stdin_used && ::fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF) {
+    to_stderr(std::string(program) + ": standard input: " + std::strerror(EBADF) + "\n");
+    return EXIT_FAILURE;
+  }
+  return status;
+}
+
+std::optional<std::size_t> parse_count(const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (*text < '0' || *text > '9' || *end != '\0' || errno != 0 || v == 0 || v > 1024) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(v);
+}
+
+int run_unguarded(int argc, char** argv) {
+  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') program = argv[0];
+  std::setlocale(LC_ALL, "");
+  utf8_locale = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+
+  enum long_only {
+    tag_option = 256,
+    ignore_missing_option,
+    quiet_option,
+    status_option,
+    strict_option,
+    help_option,
+    version_option,
+    num_threads_option
+  };
+  // GNU's order (it decides how ambiguous abbreviations are listed), then ours.
+  static const struct option long_options[] = {
+      {"length", required_argument, nullptr, 'l'},
+      {"check", no_argument, nullptr, 'c'},
+      {"ignore-missing", no_argument, nullptr, ignore_missing_option},
+      {"quiet", no_argument, nullptr, quiet_option},
+      {"status", no_argument, nullptr, status_option},
+      {"warn", no_argument, nullptr, 'w'},
+      {"strict", no_argument, nullptr, strict_option},
+      {"tag", no_argument, nullptr, tag_option},
+      {"zero", no_argument, nullptr, 'z'},
+      {"binary", no_argument, nullptr, 'b'},
+      {"text", no_argument, nullptr, 't'},
+      {"help", no_argument, nullptr, help_option},
+      {"version", no_argument, nullptr, version_option},
+      {"algorithm", required_argument, nullptr, 'a'},
+      {"jobs", required_argument, nullptr, 'j'},
+      {"num-threads", required_argument, nullptr, num_threads_option},
+      {nullptr, 0, nullptr, 0},
+  };
+  settings s;
+  check_options o;
+  bool check = false;
+  int binary = -1;  // -1: not given; 0: --text; 1: --binary (or --tag)
+  const char* length_text = nullptr;
+  std::uint64_t length_bits = 0;
+  std::size_t jobs = 1;
+  std::size_t leaf_threads = 0;
+  const char* algorithm_text = nullptr;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "a:bcj:l:twz", long_options, nullptr)) != -1) {
+    switch (opt) {
+      case 'a':
+        algorithm_text = optarg;
+        break;
+      case 'b':
+        binary = 1;
+        break;
+      case 'c':
+        check = true;
+        break;
+      case 'j': {
+        const auto n = parse_count(optarg);
+        if (!n) usage_error("invalid number of jobs: " + quote(optarg));
+        jobs = *n;
+        break;
+      }
+      case 'l': {
+        // As GNU: a decimal number (blanks and + before it allowed), a multiple of 8 checked
+        // here and the maximum once the algorithm is known.
+        length_text = optarg;
+        const char* digits = optarg;
+        while (*digits == ' ' || *digits == '\t' || *digits == '\n' || *digits == '\v' ||
+               *digits == '\f' || *digits == '\r') {
+          ++digits;
+        }
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long bits = *digits == '-' ? 0 : std::strtoull(digits, &end, 10);
+        if (*digits == '-' || end == digits || *end != '\0')
+          fatal("invalid length: " + quote(optarg));
+        if (errno == ERANGE) {
+          fatal("invalid length: " + quote(optarg) + ": " + std::strerror(EOVERFLOW));
+        }
+        if (bits % 8 != 0) {
+          message("invalid length: " + quote(optarg));
+          fatal("length is not a multiple of 8");
+        }
+        length_bits = bits;
+        break;
+      }
+      case 't':
+        binary = 0;
+        break;
+      case 'z':
+        s.delimiter = '\0';
+        break;
+      case tag_option:
+        s.tag = true;
+        binary = 1;
+        break;
+      case ignore_missing_option:
+        o.ignore_missing = true;
+        break;
+      // --status, --warn and --quiet replace one another.
+      case 'w':
+        o.set_warn();
+        break;
+      case quiet_option:
+        o.set_quiet();
+        break;
+      case status_option:
+        o.set_status();
+        break;
+      case strict_option:
+        o.strict = true;
+        break;
+      case num_threads_option: {
+        const auto n = parse_count(optarg);
+        if (!n) usage_error("invalid number of threads: " + quote(optarg));
+        leaf_threads = *n;
+        break;
+      }
+      case help_option:
+        print_help();
+        return finish_output(EXIT_SUCCESS);
+      case version_option:
+        print_version();
+        return finish_output(EXIT_SUCCESS);
+      default:
+        usage_error("");
+    }
+  }
+  if (algorithm_text != nullptr) {
+    const auto* found =
+        std::find_if(std::begin(algorithms), std::end(algorithms),
+                     [&](const algorithm_info& a) { return a.option == algorithm_text; });
+    if (found == std::end(algorithms)) {
+      usage_error("invalid algorithm: " + quote(algorithm_text) +
+                  " (blake2b, blake2s, blake2bp or blake2sp)");
+    }
+    s.algo = static_cast<algorithm>(found - algorithms);
+  }
+  s.bytes = info(s.algo).max_bytes;
+  if (length_bits > 8 * info(s.algo).max_bytes) {
+    message("invalid length: " + quote(length_text));
+    fatal("maximum digest length for " + quote(info(s.algo).tag) + " is " +
+          std::to_string(8 * info(s.algo).max_bytes) + " bits");
+  }
+  if (length_bits != 0) s.bytes = static_cast<std::size_t>(length_bits / 8);
+  if (s.tag && binary == 0) usage_error("--tag does not support --text mode");
+  if (s.delimiter != '\n' && check) {
+    usage_error("the --zero option is not supported when verifying checksums");
+  }
+  if (s.tag && check) usage_error("the --tag option is meaningless when verifying checksums");
+  if (binary >= 0 && check) {
+    usage_error("the --binary and --text options are meaningless when verifying checksums");
+  }
+  if (o.ignore_missing && !check) {
+    usage_error("the --ignore-missing option is meaningful only when verifying checksums");
+  }
+  if (o.status && !check) {
+    usage_error("the --status option is meaningful only when verifying checksums");
+  }
+  if (o.warn && !check)
+    usage_error("the --warn option is meaningful only when verifying checksums");
+  if (o.quiet && !check) {
+    usage_error("the --quiet option is meaningful only when verifying checksums");
+  }
+  if (o.strict && !check) {
+    usage_error("the --strict option is meaningful only when verifying checksums");
+  }
+  s.binary = binary == 1;
+
+  std::vector<std::string> files(argv + optind, argv + argc);
+  if (files.empty()) files.emplace_back("-");
+
+  // A thread to read ahead while one hashes; more when -j or --num-threads asks, up to what
+  // pays (tools::usable_threads).
+  jobs = tools::usable_threads(jobs);
+  leaf_threads = tools::usable_threads(leaf_threads);
+  std::unique_ptr<fastblake::thread_pool> pool;
+  try {
+    pool = std::make_unique<fastblake::thread_pool>(std::max<std::size_t>({2, jobs, leaf_threads}));
+  } catch (const std::system_error& e) {
+    fatal(std::string("cannot start threads: ") + std::strerror(e.code().value()));
+  }
+  s.file.pool = pool.get();
+
+  bool ok = true;
+  const auto report = [&](const std::string& name, const result& r) {
+    if (r.error != 0) {
+      message(quotef(name) + ": " + std::strerror(r.error));
+      ok = false;
+    } else {
+      print_sum(s, name, r.hex);
+    }
+  };
+  if (check) {
+    for (const std::string& list : files) ok = check_file(list, s, o) && ok;
+  } else if (jobs > 1) {
+    // Batches of files hashed at once by hash_files, printed in order; standard input on its
+    // own.
+    const b2::hasher prototype(s.algo, s.bytes);
+    tools::in_ordered_batches(
+        files.size(), 64 * jobs, [&](std::size_t i) { return files[i] == "-"; },
+        [&](std::size_t i) { report(files[i], hash_named(files[i], s)); },
+        [&](std::size_t first, std::size_t last) {
+          const std::vector<std::filesystem::path> batch(files.begin() + first,
+                                                         files.begin() + last);
+          const auto results = b2::hash_files(batch, prototype, s.file);
+          for (std::size_t k = 0; k < results.size(); ++k) {
+            report(files[first + k], results[k].error ? result{"", errno_of(results[k].error)}
+                                                      : result{results[k].digest.to_hex(), 0});
+          }
+        });
+  } else {
+    for (const std::string& name : files) report(name, hash_named(name, s));
+  }
+  return finish_output(ok ? EXIT_SUCCESS : EXIT_FAILURE);
+}
+
+}  // namespace
+
+int b2sum::run(int argc, char** argv) {
+  program = "b2sum";
+  utf8_locale = false;
+  stdin_used = false;
+  form = b2sum::plain_form::undecided;
+  out.reset();
+  // getopt_long starts over, rereading its GNU extensions, from 0.
+  optind = 0;
+  try {
+    return run_unguarded(argc, argv);
+  } catch (const tools::exit_status& e) {
+    return e.code;
+  }
+}

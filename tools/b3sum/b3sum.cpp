@@ -1,0 +1,652 @@
+// b3sum: a drop-in for the official BLAKE3 command-line tool, on fastblake.
+//
+// Output, messages and exit statuses follow the official b3sum (checked byte for byte against
+// Debian's b3sum 1.2 by tests/cli/b3sum_test.py); --seek, --tag and the escaping of carriage
+// returns follow later official versions. fastblake's own, off by default: -j/--jobs, GNU's
+// check options (--status, --strict, --ignore-missing, -w/--warn), -z/--zero, -r/--recursive
+// with -L/--dereference, and a real --progress bar.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <variant>
+#include <vector>
+
+#include <fastblake/backend.hpp>
+#include <fastblake/blake3.hpp>
+#include <fastblake/file.hpp>
+#include <fastblake/thread_pool.hpp>
+
+#include "../common/batches.hpp"
+#include "../common/check.hpp"
+#include "../common/io.hpp"
+#include "../common/run.hpp"
+#include "../common/threads.hpp"
+#include "../common/walk.hpp"
+#include "check_line.hpp"
+#include "progress.hpp"
+#include "run.hpp"
+
+namespace {
+
+using b3sum::lossy_utf8;
+using b3sum::shown_name;
+namespace b3 = fastblake::blake3;
+namespace fs = std::filesystem;
+
+constexpr std::string_view official_version = "1.8.2";
+
+constexpr std::string_view usage_text = "Usage: b3sum [OPTIONS] [FILE]...\n";
+
+constexpr std::string_view help_text =
+    "Print or check BLAKE3 checksums (fastblake)\n"
+    "\n"
+    "Usage: b3sum [OPTIONS] [FILE]...\n"
+    "\n"
+    "Arguments:\n"
+    "  [FILE]...  Files to hash, or checkfiles to check\n"
+    "\n"
+    "Options:\n"
+    "      --keyed                 Use the keyed mode, reading the 32-byte key from stdin\n"
+    "      --derive-key <CONTEXT>  Use the key derivation mode, with the given context string\n"
+    "  -l, --length <LEN>          The number of output bytes, before hex encoding [default: 32]\n"
+    "      --seek <SEEK>           The starting output byte offset, before hex encoding\n"
+    "                              [default: 0]\n"
+    "      --num-threads <NUM>     The maximum number of threads to use (more than 4 per CPU,\n"
+    "                              or 1024, count as that)\n"
+    "      --no-mmap               Disable memory mapping (read the files instead)\n"
+    "      --no-names              Omit filenames in the output\n"
+    "      --raw                   Write raw output bytes to stdout, rather than hex; one input "
+    "only\n"
+    "      --tag                   Output BSD-style checksums: BLAKE3 ([FILE]) = [HASH]\n"
+    "  -c, --check                 Read BLAKE3 sums from the [FILE]s and check them\n"
+    "      --quiet                 Skip printing OK for each checked file (with --check)\n"
+    "      --status                Print nothing when checking: the exit status tells\n"
+    "      --ignore-missing        When checking, skip listed files that do not exist\n"
+    "                              (failing if none was verified)\n"
+    "      --strict                Fail on improperly formatted check lines (the default)\n"
+    "  -w, --warn                  Warn about improperly formatted check lines (the default;\n"
+    "                              after --status, brings the warnings back)\n"
+    "  -z, --zero                  End each output line with NUL, not newline, and do not\n"
+    "                              escape names\n"
+    "  -r, --recursive             Hash the regular files under each directory, in sorted\n"
+    "                              order\n"
+    "  -L, --dereference           With --recursive, follow symbolic links\n"
+    "  -j, --jobs <N>              Hash up to N files at once, printing in argument order\n"
+    "      --progress              Show a progress bar on stderr, if it is a terminal\n"
+    "  -h, --help                  Print help\n"
+    "  -V, --version               Print version\n";
+
+struct options {
+  std::vector<std::string> files;
+  bool keyed = false;
+  std::optional<std::string> derive_key;
+  std::optional<std::string> length;
+  std::optional<std::string> seek;
+  std::optional<std::string> num_threads;
+  std::optional<std::string> jobs;
+  bool no_mmap = false;
+  bool no_names = false;
+  bool raw = false;
+  bool tag = false;
+  bool check = false;
+  tools::check_options checking;
+  std::optional<const char*> gnu_check_option;  // the last check-only option given
+  bool zero = false;
+  bool recursive = false;
+  bool dereference = false;
+  bool progress = false;
+};
+
+tools::output out(STDOUT_FILENO);
+
+void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
+
+// A usage error, reported as the official tool does, exit status 2.
+[[noreturn]] void usage_error(const std::string& message) {
+  to_stderr("error: " + message + "\n\n" + std::string(usage_text) +
+            "\nFor more information, try '--help'.\n");
+  tools::finish(2);
+}
+
+// Rust's anyhow error from main: "Error: <message>", exit status 1, after what was printed.
+[[noreturn]] void fatal(const std::string& message) {
+  out.flush();
+  to_stderr("Error: " + message + "\n");
+  tools::finish(1);
+}
+
+// A failed write to standard output ends the run: nothing after it could be seen.
+void check_output() {
+  if (out.error() == 0) return;
+  to_stderr(std::string("b3sum: ") + std::strerror(out.error()) + "\n");
+  tools::finish(1);
+}
+
+options parse(int argc, char** argv) {
+  // Grouped short flags, split: -cw is -c -w, and -wl32 is -w -l32.
+  static constexpr std::string_view short_flags = "chVwzrL";
+  std::vector<std::string> args;
+  bool after_dashes = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") after_dashes = true;
+    while (!after_dashes && arg.size() > 2 && arg[0] == '-' && arg[1] != '-' &&
+           short_flags.find(arg[1]) != std::string_view::npos) {
+      args.push_back(arg.substr(0, 2));
+      arg = "-" + arg.substr(2);
+    }
+    args.push_back(arg);
+  }
+  options o;
+  bool only_files = false;
+  const std::size_t count = args.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string_view arg = args[i];
+    if (only_files || arg == "-" || arg.empty() || arg[0] != '-') {
+      o.files.emplace_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      only_files = true;
+      continue;
+    }
+    // --name=value, --name value, -x value, -xvalue.
+    std::string name(arg);
+    std::optional<std::string> inline_value;
+    if (arg.starts_with("--")) {
+      if (const auto eq = arg.find('='); eq != std::string_view::npos) {
+        name = std::string(arg.substr(0, eq));
+        inline_value = std::string(arg.substr(eq + 1));
+      }
+    } else if (arg.size() > 2) {
+      name = std::string(arg.substr(0, 2));
+      inline_value = std::string(arg.substr(2));
+    }
+    const auto value = [&](const char* shown) -> std::string {
+      if (inline_value) return *inline_value;
+      if (i + 1 >= count) {
+        usage_error(std::string("a value is required for '") + shown + "' but none was supplied");
+      }
+      return args[++i];
+    };
+    const auto flag = [&](bool& target) {
+      if (inline_value) usage_error("unexpected value for '" + name + "'");
+      target = true;
+    };
+    bool set = false;
+    if (name == "--keyed") {
+      flag(o.keyed);
+    } else if (name == "--derive-key") {
+      o.derive_key = value("--derive-key <CONTEXT>");
+    } else if (name == "-l" || name == "--length") {
+      o.length = value("--length <LEN>");
+    } else if (name == "--seek") {
+      o.seek = value("--seek <SEEK>");
+    } else if (name == "--num-threads") {
+      o.num_threads = value("--num-threads <NUM>");
+    } else if (name == "-j" || name == "--jobs") {
+      o.jobs = value("--jobs <N>");
+    } else if (name == "--no-mmap") {
+      flag(o.no_mmap);
+    } else if (name == "--no-names") {
+      flag(o.no_names);
+    } else if (name == "--raw") {
+      flag(o.raw);
+    } else if (name == "--tag") {
+      flag(o.tag);
+    } else if (name == "-c" || name == "--check") {
+      flag(o.check);
+    } else if (name == "--quiet") {
+      flag(set);
+      o.checking.set_quiet();
+      o.gnu_check_option = "--quiet";
+    } else if (name == "--status") {
+      flag(set);
+      o.checking.set_status();
+      o.gnu_check_option = "--status";
+    } else if (name == "-w" || name == "--warn") {
+      flag(set);
+      o.checking.set_warn();
+      o.gnu_check_option = "--warn";
+    } else if (name == "--strict") {
+      flag(o.checking.strict);
+      o.gnu_check_option = "--strict";
+    } else if (name == "--ignore-missing") {
+      flag(o.checking.ignore_missing);
+      o.gnu_check_option = "--ignore-missing";
+    } else if (name == "-z" || name == "--zero") {
+      flag(o.zero);
+    } else if (name == "-r" || name == "--recursive") {
+      flag(o.recursive);
+    } else if (name == "-L" || name == "--dereference") {
+      flag(o.dereference);
+    } else if (name == "--progress") {
+      flag(o.progress);
+    } else if (name == "-h" || name == "--help") {
+      out.write(help_text);
+      out.flush();
+      check_output();
+      tools::finish(0);
+    } else if (name == "-V" || name == "--version") {
+      out.write("b3sum " + std::string(official_version) + " (fastblake " +
+                FASTBLAKE_VERSION_STRING + ", " + std::string(fastblake::active_backend()) + ")\n");
+      out.flush();
+      check_output();
+      tools::finish(0);
+    } else {
+      usage_error("unexpected argument '" + std::string(arg) + "' found");
+    }
+  }
+  if (o.files.empty()) o.files.emplace_back("-");
+  if (o.keyed && o.derive_key) {
+    usage_error("the argument '--keyed' cannot be used with '--derive-key <CONTEXT>'");
+  }
+  if (o.gnu_check_option && !o.check) {
+    usage_error("the following required arguments were not provided:\n  --check");
+  }
+  if (o.check && (o.keyed || o.derive_key || o.length || o.raw || o.no_names || o.seek)) {
+    usage_error("the argument '--check' cannot be used with the hashing options");
+  }
+  if (o.check && (o.zero || o.recursive)) {
+    usage_error(std::string("the argument '") + (o.zero ? "--zero" : "--recursive") +
+                "' cannot be used with '--check'");
+  }
+  if (o.dereference && !o.recursive) {
+    usage_error("the following required arguments were not provided:\n  --recursive");
+  }
+  return o;
+}
+
+// Rust's io::Error display: "<strerror> (os error N)".
+std::string os_error(const std::error_code& ec) {
+  if (ec.category() != std::generic_category() && ec.category() != std::system_category()) {
+    return ec.message();
+  }
+  std::string m = std::strerror(ec.value());
+  m.append(" (os error ").append(std::to_string(ec.value())).append(")");
+  return m;
+}
+
+// A number as Rust's str::parse reads an unsigned integer: decimal digits, one '+' allowed
+// before them. On failure, `why` is Rust's ParseIntError message.
+std::optional<std::uint64_t> parse_number(std::string_view s, const char** why = nullptr) {
+  const auto fail = [&](const char* reason) -> std::optional<std::uint64_t> {
+    if (why != nullptr) *why = reason;
+    return std::nullopt;
+  };
+  if (s.empty()) return fail("cannot parse integer from empty string");
+  if (s.starts_with('+') && s.size() > 1) s.remove_prefix(1);
+  std::uint64_t n = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
+  const bool digits_only = s.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!digits_only || end != s.data() + s.size()) return fail("invalid digit found in string");
+  if (error != std::errc()) return fail("number too large to fit in target type");
+  return n;
+}
+
+struct context {
+  options opt;
+  b3::hasher mode;
+  b3::file_options file;
+  std::uint64_t length = 32;
+  std::uint64_t seek = 0;
+  std::unique_ptr<b3sum::progress_display> progress;
+};
+
+// Reports file progress to the display, if there is one.
+void attach_progress(context& ctx, bool shared) {
+  if (!ctx.progress) return;
+  ctx.file.progress_step = 1u << 20;
+  b3sum::progress_display* display = ctx.progress.get();
+  if (shared) {
+    ctx.file.progress = [display](std::uint64_t done, std::uint64_t total) {
+      display->update_shared(done, total);
+      return true;
+    };
+  } else {
+    ctx.file.progress = [display](std::uint64_t done, std::uint64_t total) {
+      display->update(done, total);
+      return true;
+    };
+  }
+}
+
+// Hashes one input ("-" is standard input, read as a stream) into a reader; on failure, the
+// errno-style error.
+std::optional<b3::output_reader> hash_input(const context& ctx, const std::string& name,
+                                            std::error_code& ec, std::string& error) {
+  b3::hasher h = ctx.mode;
+  b3::file_options file = ctx.file;
+  if (ctx.progress) ctx.progress->start(name);
+  if (name == "-") {
+    if (ctx.opt.keyed) {
+      error = "Cannot open `-` in keyed mode";
+      return std::nullopt;
+    }
+    file.strategy = b3::file_strategy::stream;
+    b3::update_from_fd(h, STDIN_FILENO, file, ec);
+  } else {
+    b3::update_from_file(h, name, file, ec);
+  }
+  if (ctx.progress) ctx.progress->finish();
+  if (ec) {
+    error = os_error(ec);
+    return std::nullopt;
+  }
+  return h.finalize_xof();
+}
+
+// Writes `length` output bytes from the reader as hex, in pieces: any length streams in
+// bounded memory.
+void write_hex(b3::output_reader& reader, std::uint64_t length) {
+  std::array<std::uint8_t, 4096> block;
+  std::array<char, 2 * block.size()> hex;
+  for (std::uint64_t left = length; left > 0;) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
+    reader.fill(std::span(block).first(n));
+    fastblake::detail::write_hex(block.data(), n, hex.data());
+    out.write(std::string_view(hex.data(), 2 * n));
+    check_output();
+    left -= n;
+  }
+}
+
+void print_output(const context& ctx, b3::output_reader reader, const std::string& name) {
+  if (ctx.progress) ctx.progress->clear();
+  reader.seek(ctx.seek);
+  if (ctx.opt.raw) {
+    std::vector<std::uint8_t> bytes(64 * 1024);
+    for (std::uint64_t left = ctx.length; left > 0;) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, bytes.size()));
+      reader.fill(std::span(bytes).first(n));
+      out.write(std::string_view(reinterpret_cast<const char*>(bytes.data()), n));
+      check_output();
+      left -= n;
+    }
+    return;
+  }
+  // -z: no escaping, as GNU.
+  bool escaped = false;
+  const std::string shown = ctx.opt.zero ? lossy_utf8(name) : shown_name(name, escaped);
+  if (escaped && !ctx.opt.no_names) out.put('\\');
+  if (ctx.opt.tag && !ctx.opt.no_names) out.write("BLAKE3 (" + shown + ") = ");
+  write_hex(reader, ctx.length);
+  if (!ctx.opt.tag && !ctx.opt.no_names) out.write("  " + shown);
+  out.put(ctx.opt.zero ? '\0' : '\n');
+  check_output();
+}
+
+// ---- --check ----
+
+void verdict(const context& ctx, const std::string& line) {
+  if (ctx.opt.checking.status) return;
+  out.write(line + "\n");
+  check_output();
+}
+
+// Checks one line of a check file, printing its verdict, and counts it.
+void check_line(const context& ctx, std::string_view line, tools::check_counts& counts) {
+  const tools::check_options& o = ctx.opt.checking;
+  const auto parsed = b3sum::parse_check_line(line);
+  if (const auto* why = std::get_if<const char*>(&parsed)) {
+    ++counts.malformed;
+    if (!o.status) {
+      out.flush();
+      to_stderr(std::string("b3sum: ") + *why + "\n");
+    }
+    return;
+  }
+  ++counts.well_formed;
+  const auto& entry = std::get<b3sum::check_entry>(parsed);
+  std::error_code ec;
+  std::string error;
+  auto reader = hash_input(ctx, entry.path, ec, error);
+  if (ctx.progress) ctx.progress->clear();
+  if (!reader) {
+    if (o.ignore_missing && ec == std::errc::no_such_file_or_directory) return;
+    ++counts.unreadable;
+    if (o.status) {
+      to_stderr("b3sum: " + lossy_utf8(entry.path) + ": " + error + "\n");
+    } else {
+      verdict(ctx, entry.shown + ": FAILED (" + error + ")");
+    }
+    return;
+  }
+  std::vector<std::uint8_t> found(entry.expected.size());
+  reader->fill(std::span(found));
+  if (found == entry.expected) {
+    ++counts.matched;
+    if (!o.quiet) verdict(ctx, entry.shown + ": OK");
+  } else {
+    ++counts.mismatched;
+    verdict(ctx, entry.shown + ": FAILED");
+  }
+}
+
+// Checks every line of one check file. A check file that cannot be opened or read ends the
+// run, as in the official b3sum. Returns whether it passed.
+bool check_file(const context& ctx, const std::string& name) {
+  const int fd = name == "-" ? STDIN_FILENO : tools::open_above_standard(name.c_str(), O_RDONLY);
+  if (fd < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
+  tools::line_reader in(fd);
+  tools::check_counts counts;
+  std::string line;
+  while (in.next(line)) check_line(ctx, line, counts);
+  if (in.error() != 0) fatal(os_error(std::error_code(in.error(), std::generic_category())));
+  if (fd != STDIN_FILENO) ::close(fd);
+  const tools::check_options& o = ctx.opt.checking;
+  if (o.ignore_missing && counts.matched == 0) {
+    out.flush();
+    to_stderr("b3sum: " + lossy_utf8(name) + ": no file was verified\n");
+  }
+  // Improperly formatted lines always fail, as in the official b3sum (--strict's meaning).
+  tools::check_options strict = o;
+  strict.strict = true;
+  return counts.passed(strict);
+}
+
+// The key for --keyed: exactly 32 bytes on standard input.
+b3::key_type read_key() {
+  b3::key_type key;
+  std::size_t got = 0;
+  std::array<std::uint8_t, 33> buffer;
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, buffer.data() + got, buffer.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+    if (got == buffer.size()) break;
+  }
+  if (got < 32) fatal("expected 32 key bytes from stdin, found " + std::to_string(got));
+  if (got > 32) fatal("read more than 32 key bytes from stdin");
+  std::copy_n(buffer.begin(), 32, key.begin());
+  return key;
+}
+
+// A thread count from the command line, capped (tools::usable_threads); the pool, or a
+// message and exit status 1 when the system refuses the threads.
+std::unique_ptr<fastblake::thread_pool> make_pool(std::uint64_t threads) {
+  try {
+    return std::make_unique<fastblake::thread_pool>(tools::usable_threads(threads));
+  } catch (const std::system_error& e) {
+    fatal("cannot start " + std::to_string(tools::usable_threads(threads)) +
+          " threads: " + os_error(e.code()));
+  }
+}
+
+// The inputs the FILE arguments name: with --recursive, the files under directories.
+std::vector<tools::walked> inputs(const options& o) {
+  std::vector<tools::walked> found;
+  for (const std::string& name : o.files) {
+    if (o.recursive) {
+      tools::walk(name, o.dereference, found);
+    } else {
+      found.push_back({name, 0});
+    }
+  }
+  return found;
+}
+
+std::uint64_t total_size(const std::vector<tools::walked>& files) {
+  std::uint64_t total = 0;
+  for (const tools::walked& f : files) {
+    struct stat info;
+    if (f.error == 0 && f.path != "-" && ::stat(f.path.c_str(), &info) == 0 &&
+        S_ISREG(info.st_mode)) {
+      total += static_cast<std::uint64_t>(info.st_size);
+    }
+  }
+  return total;
+}
+
+int run_unguarded(int argc, char** argv) {
+  // As Rust's runtime: a closed standard descriptor is /dev/null, so that no file opened here
+  // takes its place.
+  tools::fill_closed_standard_descriptors();
+  context ctx;
+  ctx.opt = parse(argc, argv);
+  const options& o = ctx.opt;
+  if (o.raw && o.files.size() > 1) fatal("Only one filename can be provided when using --raw");
+  std::unique_ptr<fastblake::thread_pool> pool;
+  if (o.num_threads) {
+    const char* why = "";
+    const auto n = parse_number(*o.num_threads, &why);
+    if (!n) fatal(std::string("Failed to parse num threads.\n\nCaused by:\n    ") + why);
+    if (*n != 0) pool = make_pool(*n);
+  }
+  if (pool) ctx.file.pool = pool.get();
+  ctx.file.strategy = o.no_mmap ? b3::file_strategy::read : b3::file_strategy::automatic;
+  std::size_t jobs = 1;
+  if (o.jobs) {
+    const auto n = parse_number(*o.jobs);
+    if (!n || *n == 0) fatal("Failed to parse jobs: a number from 1 up is needed.");
+    jobs = tools::usable_threads(*n);
+  }
+  if (o.keyed) {
+    ctx.mode = b3::hasher::keyed(read_key());
+  } else if (o.derive_key) {
+    ctx.mode = b3::hasher::derive_key(*o.derive_key);
+  }
+  const std::vector<tools::walked> files = inputs(o);
+  if (o.raw && files.size() > 1) fatal("Only one filename can be provided when using --raw");
+  if (o.progress && ::isatty(STDERR_FILENO) != 0) {
+    // When checking, the files to hash are in the check files: no total to show.
+    ctx.progress = std::make_unique<b3sum::progress_display>(
+        STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
+    attach_progress(ctx, !o.check && jobs > 1);
+  }
+  bool any_failed = false;
+  if (o.check) {
+    for (const tools::walked& f : files) {
+      if (!check_file(ctx, f.path)) any_failed = true;
+    }
+    out.flush();
+    check_output();
+    return any_failed ? 1 : 0;
+  }
+  if (o.length) {
+    const auto n = parse_number(*o.length);
+    if (!n) {
+      for (const std::string& name : o.files) {
+        to_stderr("b3sum: " + lossy_utf8(name) + ": Failed to parse length.\n");
+      }
+      return 1;
+    }
+    ctx.length = *n;
+  }
+  if (o.seek) {
+    const char* why = "";
+    const auto n = parse_number(*o.seek, &why);
+    if (!n) fatal(std::string("Failed to parse seek offset.\n\nCaused by:\n    ") + why);
+    ctx.seek = *n;
+  }
+  const auto report = [&](const std::string& name, const std::optional<b3::output_reader>& r,
+                          const std::string& error) {
+    if (!r) {
+      if (ctx.progress) ctx.progress->clear();
+      out.flush();
+      check_output();
+      to_stderr("b3sum: " + lossy_utf8(name) + ": " + error + "\n");
+      any_failed = true;
+    } else {
+      print_output(ctx, *r, name);
+    }
+  };
+  const auto hash_one = [&](const std::string& name) {
+    std::error_code ec;
+    std::string error;
+    const auto r = hash_input(ctx, name, ec, error);
+    report(name, r, error);
+  };
+  const auto walk_error = [&](const tools::walked& f) {
+    report(f.path, std::nullopt, os_error(std::error_code(f.error, std::generic_category())));
+  };
+  if (jobs > 1) {
+    // Files in batches hashed at once by hash_files on a pool of `jobs` threads (unless
+    // --num-threads chose one); standard input on its own, in order.
+    std::unique_ptr<fastblake::thread_pool> job_pool;
+    if (!pool) {
+      job_pool = make_pool(jobs);
+      ctx.file.pool = job_pool.get();
+    }
+    tools::in_ordered_batches(
+        files.size(), 512 * jobs,
+        [&](std::size_t i) { return files[i].path == "-" || files[i].error != 0; },
+        [&](std::size_t i) {
+          if (files[i].error != 0) {
+            walk_error(files[i]);
+          } else {
+            hash_one(files[i].path);
+          }
+        },
+        [&](std::size_t first, std::size_t last) {
+          std::vector<fs::path> batch;
+          for (std::size_t k = first; k < last; ++k) batch.emplace_back(files[k].path);
+          const auto results = b3::hash_files(batch, ctx.mode, ctx.file);
+          for (std::size_t k = 0; k < results.size(); ++k) {
+            if (ctx.progress) ctx.progress->finish();
+            if (results[k].error) {
+              report(files[first + k].path, std::nullopt, os_error(results[k].error));
+            } else {
+              report(files[first + k].path, results[k].output, "");
+            }
+          }
+        });
+  } else {
+    for (const tools::walked& f : files) {
+      if (f.error != 0) {
+        walk_error(f);
+      } else {
+        hash_one(f.path);
+      }
+    }
+  }
+  if (ctx.progress) ctx.progress->clear();
+  out.flush();
+  check_output();
+  return any_failed ? 1 : 0;
+}
+
+}  // namespace
+
+int b3sum::run(int argc, char** argv) {
+  out.reset();
+  try {
+    return run_unguarded(argc, argv);
+  } catch (const tools::exit_status& e) {
+    return e.code;
+  }
+}
