@@ -16,7 +16,6 @@
 #include "blake3/kernels.hpp"
 #include "blake3/schedule.hpp"
 #include "common/compiler.hpp"
-#include "common/cpu_features.hpp"
 
 namespace fastblake::internal::blake3 {
 namespace {

@@ -11,7 +11,6 @@
 #include "blake3/kernels.hpp"
 #include "blake3/schedule.hpp"
 #include "common/compiler.hpp"
-#include "common/cpu_features.hpp"
 
 // The shared kernels read message words with memcpy: little-endian only.
 static_assert(std::endian::native == std::endian::little, "the neon kernel is little-endian");

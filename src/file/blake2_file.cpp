@@ -95,18 +95,21 @@ void update_from_fd(hasher& s, int fd, const file_options& options) {
   update_from_fd<hasher>(s, fd, options);
 }
 
+// A fresh state of its own: nothing to keep on failure, so no copy to hash into.
 any_digest hash_file(const std::filesystem::path& path, const hasher& prototype,
                      const file_options& options, std::error_code& ec) noexcept {
   hasher h = prototype;
-  ec = from_path(h, path, options);
+  state_sink<hasher> sink(h);
+  ec = internal::hash_path(sink, path, options);
   return ec ? any_digest() : h.finalize();
 }
 
 any_digest hash_file(const std::filesystem::path& path, const hasher& prototype,
                      const file_options& options) {
-  hasher h = prototype;
-  update_from_file(h, path, options);
-  return h.finalize();
+  std::error_code ec;
+  const any_digest d = hash_file(path, prototype, options, ec);
+  if (ec) internal::throw_file_error(ec, family_prefix, internal::quoted(path));
+  return d;
 }
 
 std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths,

@@ -64,17 +64,20 @@ void update_from_fd(hasher& h, int fd, const file_options& options) {
   }
 }
 
+// A fresh hasher of its own: nothing to keep on failure, so no copy to hash into.
 digest hash_file(const std::filesystem::path& path, const file_options& options,
                  std::error_code& ec) noexcept {
   hasher h;
-  ec = from_path(h, path, options);
+  hasher_sink sink(h);
+  ec = internal::hash_path(sink, path, options);
   return ec ? digest() : h.finalize();
 }
 
 digest hash_file(const std::filesystem::path& path, const file_options& options) {
-  hasher h;
-  update_from_file(h, path, options);
-  return h.finalize();
+  std::error_code ec;
+  const digest d = hash_file(path, options, ec);
+  if (ec) internal::throw_file_error(ec, family_prefix, internal::quoted(path));
+  return d;
 }
 
 digest file_result::hash() const {

@@ -344,7 +344,8 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
   }
   if (S_ISDIR(src.info.st_mode)) return std::make_error_code(std::errc::is_a_directory);
   const bool regular = S_ISREG(src.info.st_mode);
-  if (regular && !opened_here) {
+  // A stream reads from the descriptor's offset with read(2): it need not know it.
+  if (regular && !opened_here && options.strategy != file_strategy::stream) {
     const off_t at = lseek(fd, 0, SEEK_CUR);
     src.offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
   }

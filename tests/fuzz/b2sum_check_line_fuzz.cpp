@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "../../tools/b2sum/check_line.hpp"
+#include "../../tools/common/escape.hpp"
 #include "fuzz_check.hpp"
 
 namespace {
@@ -31,7 +32,7 @@ void check_line(std::string_view line, b2sum::algorithm algo, b2sum::plain_form&
   tagged.append(info.tag);
   if (parsed->bytes != info.max_bytes) tagged.append("-").append(std::to_string(8 * parsed->bytes));
   tagged.append(" (")
-      .append(escape ? b2sum::escaped(parsed->name) : parsed->name)
+      .append(escape ? tools::escape_name(parsed->name) : parsed->name)
       .append(") = ")
       .append(parsed->hex);
   b2sum::plain_form fresh = b2sum::plain_form::undecided;

@@ -34,6 +34,7 @@
 
 #include "../common/batches.hpp"
 #include "../common/check.hpp"
+#include "../common/escape.hpp"
 #include "../common/io.hpp"
 #include "../common/run.hpp"
 #include "../common/threads.hpp"
@@ -45,7 +46,6 @@ namespace {
 using b2sum::algorithm;
 using b2sum::algorithm_info;
 using b2sum::algorithms;
-using b2sum::escaped;
 using b2sum::info;
 using b2sum::parsed_line;
 using b2sum::tagged_algorithm;
@@ -293,21 +293,18 @@ int errno_of(const std::error_code& ec) {
   return ec.category() == std::generic_category() ? ec.value() : EIO;
 }
 
-result digest_of(const b2::hasher& h, const std::error_code& ec) {
-  if (ec) return {"", errno_of(ec)};
-  return {h.finalize().to_hex(), 0};
-}
-
+// Named files are opened here, above the standard descriptors, and read as streams: no path
+// object per file, which costs 5% of hashing many small files.
 result hash_named(const std::string& name, const settings& s) {
+  const bool from_stdin = name == "-";
+  if (from_stdin) stdin_used = true;
+  const int fd = from_stdin ? STDIN_FILENO : tools::open_above_standard(name.c_str(), O_RDONLY);
+  if (fd < 0) return {"", errno};
   b2::hasher h(s.algo, s.bytes);
   std::error_code ec;
-  if (name == "-") {
-    stdin_used = true;
-    b2::update_from_fd(h, STDIN_FILENO, s.file, ec);
-  } else {
-    b2::update_from_file(h, name, s.file, ec);
-  }
-  return digest_of(h, ec);
+  b2::update_from_fd(h, fd, s.file, ec);
+  if (!from_stdin) ::close(fd);
+  return ec ? result{"", errno_of(ec)} : result{h.finalize().to_hex(), 0};
 }
 
 // ---- output ----
@@ -315,12 +312,12 @@ result hash_named(const std::string& name, const settings& s) {
 // GNU escapes a name that holds a backslash, newline or carriage return (the line then starts
 // with a backslash); never with --zero.
 bool needs_escape(std::string_view name, char delimiter) {
-  return delimiter == '\n' && name.find_first_of("\\\n\r") != std::string_view::npos;
+  return delimiter == '\n' && tools::needs_escape(name);
 }
 
 void print_sum(const settings& s, const std::string& name, const std::string& hex) {
   const bool escape = needs_escape(name, s.delimiter);
-  const std::string shown = escape ? escaped(name) : name;
+  const std::string shown = escape ? tools::escape_name(name) : name;
   std::string line;
   if (escape) line.push_back('\\');
   if (s.tag) {
@@ -355,7 +352,10 @@ void print_verdict(const std::string& name, const char* verdict) {
   const bool escape = name.find('\n') != std::string::npos;
   std::string line;
   if (escape) line.push_back('\\');
-  line.append(escape ? escaped(name) : name).append(": ").append(verdict).push_back('\n');
+  line.append(escape ? tools::escape_name(name) : name)
+      .append(": ")
+      .append(verdict)
+      .push_back('\n');
   out.write(line);
 }
 

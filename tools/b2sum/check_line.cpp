@@ -7,6 +7,8 @@
 
 #include <fastblake/detail/bytes.hpp>
 
+#include "../common/escape.hpp"
+
 namespace b2sum {
 namespace {
 
@@ -16,58 +18,12 @@ bool all_hex(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return hex_digit_value(c) >= 0; });
 }
 
-// Undoes escaped(); false for a backslash before anything but \\, n or r.
-bool unescape(std::string_view s, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\') {
-      out.push_back(s[i]);
-      continue;
-    }
-    if (++i == s.size()) return false;
-    switch (s[i]) {
-      case '\\':
-        out.push_back('\\');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 // The C string at the start of s: up to its first NUL.
 std::string_view c_string(std::string_view s) { return s.substr(0, s.find('\0')); }
 
 }  // namespace
-
-std::string escaped(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    switch (c) {
-      case '\\':
-        out.append("\\\\");
-        break;
-      case '\n':
-        out.append("\\n");
-        break;
-      case '\r':
-        out.append("\\r");
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
 
 std::optional<algorithm> tagged_algorithm(std::string_view line) {
   std::size_t i = 0;
@@ -95,7 +51,7 @@ std::optional<parsed_line> parse_line(std::string_view line, algorithm algo, pla
       out.assign(c_string(raw));
       return true;
     }
-    return raw.find('\0') == std::string_view::npos && unescape(raw, out);
+    return raw.find('\0') == std::string_view::npos && tools::unescape_name(raw, out);
   };
   parsed_line p{"", "", 0, algo};
   const std::string_view tag = info(algo).tag;

@@ -28,10 +28,6 @@ inline constexpr algorithm_info algorithms[] = {
 
 inline const algorithm_info& info(algorithm a) { return algorithms[static_cast<int>(a)]; }
 
-/// The name with backslashes, newlines and carriage returns escaped, as GNU prints it after a
-/// leading backslash.
-std::string escaped(std::string_view name);
-
 struct parsed_line {
   std::string hex;
   std::string name;

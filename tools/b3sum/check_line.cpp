@@ -3,30 +3,10 @@
 
 #include <fastblake/detail/bytes.hpp>
 
+#include "../common/escape.hpp"
+
 namespace b3sum {
 namespace {
-
-// Undoes shown_name's escaping; false on an invalid escape.
-bool unescape(std::string_view s, std::string& out) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\') {
-      out.push_back(s[i]);
-      continue;
-    }
-    if (i + 1 >= s.size()) return false;
-    const char e = s[++i];
-    if (e == 'n') {
-      out.push_back('\n');
-    } else if (e == 'r') {
-      out.push_back('\r');
-    } else if (e == '\\') {
-      out.push_back('\\');
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
 
 // As the official b3sum: lowercase digits only.
 int hex_value(char c) { return c >= 'A' && c <= 'F' ? -1 : fastblake::detail::hex_digit_value(c); }
@@ -81,21 +61,9 @@ std::string lossy_utf8(std::string_view s) {
 // `escaped` says whether the line needs the leading backslash.
 std::string shown_name(std::string_view name, bool& escaped) {
   const std::string text = lossy_utf8(name);
-  escaped = text.find_first_of("\\\n\r") != std::string::npos;
+  escaped = tools::needs_escape(text);
   if (!escaped) return text;
-  std::string out;
-  for (char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
+  return tools::escape_name(text);
 }
 
 std::variant<check_entry, const char*> parse_check_line(std::string_view line) {
@@ -131,7 +99,7 @@ std::variant<check_entry, const char*> parse_check_line(std::string_view line) {
     entry.expected[i] = static_cast<std::uint8_t>(16 * h + l);
   }
   if (escaped) {
-    if (!unescape(name, entry.path)) return "Invalid backslash escape";
+    if (!tools::unescape_name(name, entry.path)) return "Invalid backslash escape";
   } else {
     entry.path = std::string(name);
   }
