@@ -44,8 +44,6 @@
 namespace {
 
 using b2sum::algorithm;
-using b2sum::algorithm_info;
-using b2sum::algorithms;
 using b2sum::info;
 using b2sum::parsed_line;
 using b2sum::tagged_algorithm;
@@ -498,11 +496,18 @@ std::optional<std::size_t> parse_count(const char* text) {
   return static_cast<std::size_t>(v);
 }
 
-int run_unguarded(int argc, char** argv) {
-  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') program = argv[0];
-  std::setlocale(LC_ALL, "");
-  utf8_locale = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+// What the command line asks for.
+struct command {
+  settings s;
+  check_options o;
+  bool check = false;
+  std::size_t jobs = 1;
+  std::size_t leaf_threads = 0;
+  std::vector<std::string> files;
+};
 
+// As GNU parses and checks it: a usage error or --help and --version end the run here.
+command parse_command_line(int argc, char** argv) {
   enum long_only {
     tag_option = 256,
     ignore_missing_option,
@@ -533,14 +538,13 @@ int run_unguarded(int argc, char** argv) {
       {"num-threads", required_argument, nullptr, num_threads_option},
       {nullptr, 0, nullptr, 0},
   };
-  settings s;
-  check_options o;
-  bool check = false;
+  command c;
+  settings& s = c.s;
+  check_options& o = c.o;
+  bool& check = c.check;
   int binary = -1;  // -1: not given; 0: --text; 1: --binary (or --tag)
   const char* length_text = nullptr;
   std::uint64_t length_bits = 0;
-  std::size_t jobs = 1;
-  std::size_t leaf_threads = 0;
   const char* algorithm_text = nullptr;
   int opt;
   while ((opt = getopt_long(argc, argv, "a:bcj:l:twz", long_options, nullptr)) != -1) {
@@ -557,7 +561,7 @@ int run_unguarded(int argc, char** argv) {
       case 'j': {
         const auto n = parse_count(optarg);
         if (!n) usage_error("invalid number of jobs: " + quote(optarg));
-        jobs = *n;
+        c.jobs = *n;
         break;
       }
       case 'l': {
@@ -613,28 +617,26 @@ int run_unguarded(int argc, char** argv) {
       case num_threads_option: {
         const auto n = parse_count(optarg);
         if (!n) usage_error("invalid number of threads: " + quote(optarg));
-        leaf_threads = *n;
+        c.leaf_threads = *n;
         break;
       }
       case help_option:
         print_help();
-        return finish_output(EXIT_SUCCESS);
+        tools::finish(finish_output(EXIT_SUCCESS));
       case version_option:
         print_version();
-        return finish_output(EXIT_SUCCESS);
+        tools::finish(finish_output(EXIT_SUCCESS));
       default:
         usage_error("");
     }
   }
   if (algorithm_text != nullptr) {
-    const auto* found =
-        std::find_if(std::begin(algorithms), std::end(algorithms),
-                     [&](const algorithm_info& a) { return a.option == algorithm_text; });
-    if (found == std::end(algorithms)) {
+    const auto named = b2::algorithm_from_name(algorithm_text);
+    if (!named) {
       usage_error("invalid algorithm: " + quote(algorithm_text) +
                   " (blake2b, blake2s, blake2bp or blake2sp)");
     }
-    s.algo = static_cast<algorithm>(found - algorithms);
+    s.algo = *named;
   }
   s.bytes = info(s.algo).max_bytes;
   if (length_bits > 8 * info(s.algo).max_bytes) {
@@ -666,14 +668,23 @@ int run_unguarded(int argc, char** argv) {
     usage_error("the --strict option is meaningful only when verifying checksums");
   }
   s.binary = binary == 1;
+  c.files.assign(argv + optind, argv + argc);
+  if (c.files.empty()) c.files.emplace_back("-");
+  return c;
+}
 
-  std::vector<std::string> files(argv + optind, argv + argc);
-  if (files.empty()) files.emplace_back("-");
+int run_unguarded(int argc, char** argv) {
+  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') program = argv[0];
+  std::setlocale(LC_ALL, "");
+  utf8_locale = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+  command c = parse_command_line(argc, argv);
+  settings& s = c.s;
+  const std::vector<std::string>& files = c.files;
 
   // A thread to read ahead while one hashes; more when -j or --num-threads asks, up to what
   // pays (tools::usable_threads).
-  jobs = tools::usable_threads(jobs);
-  leaf_threads = tools::usable_threads(leaf_threads);
+  const std::size_t jobs = tools::usable_threads(c.jobs);
+  const std::size_t leaf_threads = tools::usable_threads(c.leaf_threads);
   std::unique_ptr<fastblake::thread_pool> pool;
   try {
     pool = std::make_unique<fastblake::thread_pool>(std::max<std::size_t>({2, jobs, leaf_threads}));
@@ -691,8 +702,8 @@ int run_unguarded(int argc, char** argv) {
       print_sum(s, name, r.hex);
     }
   };
-  if (check) {
-    for (const std::string& list : files) ok = check_file(list, s, o) && ok;
+  if (c.check) {
+    for (const std::string& list : files) ok = check_file(list, s, c.o) && ok;
   } else if (jobs > 1) {
     // Batches of files hashed at once by hash_files, printed in order; standard input on its
     // own.
