@@ -53,7 +53,15 @@ inline blake3::digest digest_of(blake3::output_reader reader) {
 /// One device, its streams and the buffers they reuse: device scratch for chaining values,
 /// device input buffers and pinned host staging buffers for end-to-end and file hashing, all
 /// made on first use and kept. One context per host thread at a time: a context is not
-/// thread-safe, and contexts are independent.
+/// thread-safe. Every call makes the context's device current for its duration and gives the
+/// calling thread its previous current device back. A buffer that cannot be allocated, or a
+/// stream that cannot be made, throws std::system_error and leaves the context as it was;
+/// an error in the middle of hash_host or hash_file waits for the copies already started from
+/// the caller's memory before it is thrown.
+///
+/// Not yet so (issue 21): resident and batch work runs on the device's legacy default stream
+/// and ends with cudaDeviceSynchronize, so it waits for all work on the device, other
+/// contexts' included.
 class context {
  public:
   /// Uses device `device` (0 .. device_count() - 1). Throws std::system_error.
@@ -88,6 +96,7 @@ class context {
   /// BLAKE3 in mode m of host memory: copied to the device a piece at a time on several
   /// streams, copies overlapping hashing. Memory pinned by the caller (cudaHostAlloc,
   /// cudaHostRegister) is copied directly; other memory goes through pinned staging buffers.
+  /// Device memory throws std::system_error (cudaErrorInvalidValue): use hash_resident.
   blake3::output_reader hash_host(std::span<const std::byte> input,
                                   const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
 
@@ -130,8 +139,8 @@ class context {
   /// The bytes of each piece of hash_host and hash_file: a power of two of at least one chunk.
   /// 64 MiB by default.
   std::uint64_t piece_size() const noexcept;
-  /// Sets piece_size (rounded down to a power of two, at least 1 KiB); frees the buffers of
-  /// the old size. For tests and tuning.
+  /// Sets piece_size (rounded down to a power of two, at least 1 KiB and at most 4 GiB, for any
+  /// value); frees the streams and buffers of the old size. For tests and tuning.
   void set_piece_size(std::uint64_t bytes);
 
  private:

@@ -232,6 +232,41 @@ struct host_deleter {
   void operator()(std::byte* p) const noexcept { cudaFreeHost(p); }
 };
 
+struct stream_deleter {
+  void operator()(CUstream_st* s) const noexcept { cudaStreamDestroy(s); }
+};
+using stream_ptr = std::unique_ptr<CUstream_st, stream_deleter>;
+
+stream_ptr make_stream() {
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  return stream_ptr(s);
+}
+
+// Makes `device` current for the scope, and gives the calling thread its previous one back
+// afterwards: a context never changes which device its caller's own CUDA calls go to.
+class device_scope {
+ public:
+  explicit device_scope(int device) {
+    if (cudaGetDevice(&previous_) != cudaSuccess) {
+      cudaGetLastError();
+      previous_ = -1;
+    }
+    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
+  }
+  ~device_scope() {
+    int now = -1;
+    if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_) {
+      cudaSetDevice(previous_);
+    }
+  }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
 }  // namespace
 
 const std::error_category& cuda_category() noexcept {
@@ -251,7 +286,7 @@ int device_count() noexcept {
 // A stream of the pipeline and what it owns: a device buffer for one piece, a pinned host
 // buffer to stage it in, and scratch for its levels.
 struct lane {
-  cudaStream_t stream = nullptr;
+  stream_ptr stream;
   device_ptr<std::uint8_t> input;
   std::unique_ptr<std::byte, host_deleter> staging;
   device_ptr<std::uint32_t> scratch;
@@ -271,31 +306,36 @@ struct context::impl {
   std::uint64_t batch_capacity = 0;
   device_ptr<std::uint8_t> batch_digests;
 
-  void select() const { check(cudaSetDevice(device), "cudaSetDevice"); }
-
-  ~impl() {
-    for (lane& l : lanes) {
-      if (l.stream != nullptr) cudaStreamDestroy(l.stream);
-    }
-  }
-
+  // Buffers grow only once both new ones exist: a failed allocation leaves the old ones and
+  // their capacity as they were.
   void ensure_levels(std::uint64_t nodes) {
     if (nodes <= level_capacity) return;
-    levels[0] = device_alloc<std::uint32_t>(nodes * 8);
-    levels[1] = device_alloc<std::uint32_t>(nodes * 8);
+    auto first = device_alloc<std::uint32_t>(nodes * 8);
+    auto second = device_alloc<std::uint32_t>(nodes * 8);
+    levels[0] = std::move(first);
+    levels[1] = std::move(second);
     level_capacity = nodes;
   }
 
-  // Three streams: a piece being staged, one copied and one hashed at a time.
+  // Three streams: a piece being staged, one copied and one hashed at a time. Built apart and
+  // kept only when every stream and buffer exists, so a failure leaves no half-built lane.
   void ensure_lanes() {
     if (!lanes.empty()) return;
-    lanes.resize(3);
-    for (lane& l : lanes) {
-      check(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    std::vector<lane> built(3);
+    for (lane& l : built) {
+      l.stream = make_stream();
       l.input = device_alloc<std::uint8_t>(piece);
       const std::uint64_t chunks = piece / core::chunk_len;
       l.scratch = device_alloc<std::uint32_t>(2 * 8 * ((chunks + 1) / 2 + 1));
     }
+    lanes = std::move(built);
+  }
+
+  // Waits for every lane, ignoring errors: what an exception leaves in flight (copies from the
+  // caller's memory, above all) must end before the caller may free or reuse that memory.
+  void drain() noexcept {
+    for (lane& l : lanes) cudaStreamSynchronize(l.stream.get());
+    cudaGetLastError();
   }
 
   std::byte* staging(lane& l) {
@@ -364,27 +404,40 @@ struct context::impl {
     ensure_lanes();
     const std::uint64_t pieces = (size + piece - 1) / piece;
     const unsigned target = pieces == 1 ? 2 : 1;
-    if (std::max<std::uint64_t>(pieces, 2) > piece_cv_capacity) {
-      piece_cv_capacity = std::max<std::uint64_t>(pieces, 2);
-      piece_cvs = device_alloc<std::uint32_t>(piece_cv_capacity * 8);
+    // The capacity is raised only once the bigger buffer exists.
+    if (const std::uint64_t need = std::max<std::uint64_t>(pieces, 2); need > piece_cv_capacity) {
+      piece_cvs = device_alloc<std::uint32_t>(need * 8);
+      piece_cv_capacity = need;
     }
+    try {
+      return run_pipeline(size, first_chunk, m, mode, pieces, target, fill);
+    } catch (...) {
+      drain();
+      throw;
+    }
+  }
+
+  template <class Fill>
+  std::pair<hazmat::chaining_value, hazmat::chaining_value> run_pipeline(
+      std::uint64_t size, std::uint64_t first_chunk, const hazmat::mode& m,
+      const mode_words& mode, std::uint64_t pieces, unsigned target, Fill& fill) {
     for (std::uint64_t p = 0; p < pieces; ++p) {
       lane& l = lanes[p % lanes.size()];
       // The lane's buffers are free once its previous piece was copied and hashed.
-      check(cudaStreamSynchronize(l.stream), "cudaStreamSynchronize");
+      check(cudaStreamSynchronize(l.stream.get()), "cudaStreamSynchronize");
       const std::uint64_t bytes = std::min(piece, size - p * piece);
       const std::byte* source = fill(p, bytes, staging(l));
-      check(cudaMemcpyAsync(l.input.get(), source, bytes, cudaMemcpyHostToDevice, l.stream),
+      check(cudaMemcpyAsync(l.input.get(), source, bytes, cudaMemcpyHostToDevice, l.stream.get()),
             "cudaMemcpyAsync");
       const std::uint32_t* nodes =
           reduce(l.input.get(), bytes, first_chunk + p * (piece / core::chunk_len), target, mode,
-                 l.stream,
+                 l.stream.get(),
                  l.scratch.get(), l.scratch.get() + 8 * ((piece / core::chunk_len + 1) / 2 + 1));
       check(cudaMemcpyAsync(piece_cvs.get() + 8 * p * target, nodes, 32 * target,
-                            cudaMemcpyDeviceToDevice, l.stream),
+                            cudaMemcpyDeviceToDevice, l.stream.get()),
             "cudaMemcpyAsync");
     }
-    for (lane& l : lanes) check(cudaStreamSynchronize(l.stream), "cudaStreamSynchronize");
+    for (lane& l : lanes) check(cudaStreamSynchronize(l.stream.get()), "cudaStreamSynchronize");
     std::vector<std::uint32_t> words(pieces * 8 * target);
     check(cudaMemcpy(words.data(), piece_cvs.get(), words.size() * 4, cudaMemcpyDeviceToHost),
           "cudaMemcpy");
@@ -397,9 +450,15 @@ struct context::impl {
   std::pair<hazmat::chaining_value, hazmat::chaining_value> host_children(
       std::span<const std::byte> input, std::uint64_t first_chunk, const hazmat::mode& m) {
     cudaPointerAttributes attributes{};
-    const bool pinned = cudaPointerGetAttributes(&attributes, input.data()) == cudaSuccess &&
-                        attributes.type == cudaMemoryTypeHost;
+    const bool known = cudaPointerGetAttributes(&attributes, input.data()) == cudaSuccess;
     cudaGetLastError();
+    // Device memory cannot be read here (the CPU would fault copying it): hash_resident is for
+    // that. Managed memory is host memory to this code.
+    if (known && attributes.type == cudaMemoryTypeDevice) {
+      throw std::system_error(static_cast<int>(cudaErrorInvalidValue), cuda_category(),
+                              "fastblake::cuda: hash_host of device memory (use hash_resident)");
+    }
+    const bool pinned = known && attributes.type == cudaMemoryTypeHost;
     return pipeline(input.size(), first_chunk, m,
                     [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
                       const std::byte* source = input.data() + p * piece;
@@ -416,7 +475,7 @@ context::context(int device) : impl_(std::make_unique<impl>()) {
                             "fastblake::cuda::context: no device " + std::to_string(device));
   }
   impl_->device = device;
-  impl_->select();
+  const device_scope scope(impl_->device);
   impl_->root = device_alloc<core::output_node>(1);
 }
 
@@ -435,11 +494,13 @@ std::string context::device_name() const {
 std::uint64_t context::piece_size() const noexcept { return impl_->piece; }
 
 void context::set_piece_size(std::uint64_t bytes) {
-  std::uint64_t p = core::chunk_len;
-  while (p * 2 <= bytes) p *= 2;
-  impl_->select();
-  for (lane& l : impl_->lanes) check(cudaStreamSynchronize(l.stream), "cudaStreamSynchronize");
-  impl_->lanes.clear();
+  const std::uint64_t p = detail::piece_size_for(bytes);
+  if (p == impl_->piece) return;
+  const device_scope scope(impl_->device);
+  for (lane& l : impl_->lanes) {
+    check(cudaStreamSynchronize(l.stream.get()), "cudaStreamSynchronize");
+  }
+  impl_->lanes.clear();  // streams and buffers freed with them
   impl_->piece = p;
 }
 
@@ -447,7 +508,7 @@ void context::set_piece_size(std::uint64_t bytes) {
 // is not worth a launch.
 blake3::output_reader context::hash_resident(const std::byte* input, std::uint64_t size,
                                              const hazmat::mode& m) {
-  impl_->select();
+  const device_scope scope(impl_->device);
   if (size <= core::chunk_len) {
     std::array<std::byte, core::chunk_len> bytes;
     if (size != 0) check(cudaMemcpy(bytes.data(), input, size, cudaMemcpyDeviceToHost), "cudaMemcpy");
@@ -465,7 +526,7 @@ void context::hash_resident_to_device(const std::byte* input, std::uint64_t size
   if (output_size > ~std::uint64_t{0} - seek) {
     throw std::out_of_range("fastblake::cuda: the output ends at position 2^64 - 1");
   }
-  impl_->select();
+  const device_scope scope(impl_->device);
   const mode_words mode = words_of(m);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(input);
   if (size <= core::chunk_len) {
@@ -485,7 +546,7 @@ void context::hash_resident_to_device(const std::byte* input, std::uint64_t size
 
 blake3::output_reader context::hash_host(std::span<const std::byte> input,
                                          const hazmat::mode& m) {
-  impl_->select();
+  const device_scope scope(impl_->device);
   if (input.size() <= core::chunk_len) return blake3::hasher(m).update(input).finalize_xof();
   const auto [left, right] = impl_->host_children(input, 0, m);
   return hazmat::merge_subtrees_root_xof(left, right, m);
@@ -500,7 +561,7 @@ hazmat::chaining_value context::hash_host_subtree(std::span<const std::byte> inp
     return hazmat::finalize_non_root(check.update(input));  // throws std::logic_error
   }
   if (input.size() <= core::chunk_len) return hazmat::finalize_non_root(check.update(input));
-  impl_->select();
+  const device_scope scope(impl_->device);
   const auto [left, right] = impl_->host_children(input, offset / core::chunk_len, m);
   return hazmat::merge_subtrees_non_root(left, right, m);
 }
@@ -508,7 +569,7 @@ hazmat::chaining_value context::hash_host_subtree(std::span<const std::byte> inp
 void context::hash_batch_resident(const std::byte* data, const std::uint64_t* offsets,
                                   const std::uint64_t* lengths, std::uint64_t count,
                                   std::byte* digests, const hazmat::mode& m) {
-  impl_->select();
+  const device_scope scope(impl_->device);
   if (count == 0) return;
   constexpr unsigned threads = 128;
   hash_batch_kernel<<<grid_for(count, threads), threads>>>(
@@ -525,7 +586,7 @@ std::vector<blake3::digest> context::hash_batch(const std::byte* data,
   if (offsets.size() != lengths.size()) {
     throw std::invalid_argument("fastblake::cuda::hash_batch: offsets and lengths differ in size");
   }
-  impl_->select();
+  const device_scope scope(impl_->device);
   const std::uint64_t count = offsets.size();
   if (count > impl_->batch_capacity) {
     impl_->batch_tables = device_alloc<std::uint64_t>(2 * count);
@@ -574,7 +635,7 @@ blake3::output_reader context::hash_file(const std::filesystem::path& path, std:
     blake3::update_from_fd(h, fd, {}, ec);
     return ec ? blake3::hasher(m).finalize_xof() : h.finalize_xof();
   }
-  impl_->select();
+  const device_scope scope(impl_->device);
   const std::uint64_t piece = impl_->piece;
   const auto [left, right] =
       impl_->pipeline(size, 0, m, [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
@@ -637,7 +698,7 @@ struct detail::automatic_use {
                        std::error_code& error) noexcept {
     return reporting(error, [&] {
       context::impl& c = *shared()->impl_;
-      c.select();
+      const device_scope scope(c.device);
       const auto [left, right] =
           c.host_children(std::span(input, static_cast<std::size_t>(size)), chunk_counter, m);
       std::memcpy(out, left.data(), 32);

@@ -26,6 +26,18 @@ struct launch_plan {
   std::uint64_t final_nodes;
 };
 
+/// The largest piece: pinned staging and device buffers of more are unlikely to be granted, and
+/// no transfer gains from them.
+inline constexpr std::uint64_t max_piece_size = std::uint64_t{1} << 32;
+
+/// A requested piece size as context::set_piece_size takes it: rounded down to a power of two,
+/// at least one chunk (1 KiB), at most max_piece_size; any value, 2^64 - 1 included.
+inline std::uint64_t piece_size_for(std::uint64_t bytes) {
+  std::uint64_t p = 1024;
+  while (p < max_piece_size && p * 2 <= bytes) p *= 2;
+  return p;
+}
+
 /// ceil(log2(n)) for n >= 1.
 inline unsigned ceil_log2(std::uint64_t n) {
   unsigned bits = 0;

@@ -272,6 +272,55 @@ TEST(Gpu, SubtreesMatchTheSubtreeApi) {
   EXPECT_THROW(ctx.hash_host_subtree({}, 0), std::logic_error) << "empty";
 }
 
+// A subtree far into a large input: chunk counters past 2^32, whose upper word every kernel
+// must carry.
+TEST(Gpu, SubtreeAtOffsetTwoToTheFortyTwo) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  gpu::context ctx;
+  ctx.set_piece_size(1u << 20);
+  const std::uint64_t offset = std::uint64_t{1} << 42;
+  const std::uint64_t size = std::min<std::uint64_t>(in.host.size() - 16, 9u << 20);
+  for (const auto& [name, m] : modes()) {
+    const auto span = std::as_bytes(std::span(in.host.data(), size));
+    b3::hasher h(m);
+    b3::hazmat::set_input_offset(h, offset);
+    h.update(span);
+    EXPECT_EQ(ctx.hash_host_subtree(span, offset, m), b3::hazmat::finalize_non_root(h)) << name;
+  }
+}
+
+// Misuse and the caller's state: device memory to hash_host is an error, not a crash; piece
+// sizes of any value return; the calling thread's current device is left as it was.
+TEST(Gpu, MisuseAndTheCallersDevice) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  gpu::context ctx;
+  const auto on_device = std::as_bytes(std::span(in.device, 1u << 20));
+  try {
+    ctx.hash_host(on_device);
+    ADD_FAILURE() << "hash_host read device memory";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().category(), gpu::cuda_category());
+  }
+  for (std::uint64_t bytes : {std::uint64_t{0}, std::uint64_t{1} << 63, ~std::uint64_t{0}}) {
+    ctx.set_piece_size(bytes);
+    EXPECT_TRUE(ctx.piece_size() >= 1024 && ctx.piece_size() <= (std::uint64_t{1} << 32));
+  }
+  ctx.set_piece_size(1u << 20);
+  const auto span = std::as_bytes(std::span(in.host.data(), 3u << 20));
+  EXPECT_EQ(gpu::digest_of(ctx.hash_host(span)), b3::hash(span));
+  if (gpu::device_count() > 1) {
+    check(cudaSetDevice(1));
+    gpu::context first(0);
+    EXPECT_EQ(gpu::digest_of(first.hash_host(span)), b3::hash(span));
+    int now = -1;
+    check(cudaGetDevice(&now));
+    EXPECT_EQ(now, 1) << "a context changed the caller's current device";
+    check(cudaSetDevice(0));
+  }
+}
+
 // The automatic functions on the GPU: FASTBLAKE_BACKEND=cuda's mode, set in the process.
 TEST(GpuAutomatic, ForcedOffloadMatchesTheCpu) {
   SKIP_WITHOUT_DEVICE();

@@ -182,6 +182,29 @@ TEST(CudaPlan, LevelsEndAtTheRootsChildren) {
   }
 }
 
+// set_piece_size's rounding: every value, up to 2^64 - 1, gives a power of two from 1 KiB to
+// 4 GiB at once (it used to loop forever from 2^63 on).
+TEST(CudaPlan, PieceSizesAreBoundedPowersOfTwo) {
+  namespace d = fastblake::cuda::detail;
+  EXPECT_EQ(d::piece_size_for(0), 1024u);
+  EXPECT_EQ(d::piece_size_for(1), 1024u);
+  EXPECT_EQ(d::piece_size_for(2047), 1024u);
+  EXPECT_EQ(d::piece_size_for(2048), 2048u);
+  EXPECT_EQ(d::piece_size_for(64u << 20), 64u << 20);
+  EXPECT_EQ(d::piece_size_for((64u << 20) + 1), 64u << 20);
+  EXPECT_EQ(d::piece_size_for(d::max_piece_size), d::max_piece_size);
+  for (int bit = 33; bit < 64; ++bit) {
+    EXPECT_EQ(d::piece_size_for(std::uint64_t{1} << bit), d::max_piece_size) << bit;
+  }
+  EXPECT_EQ(d::piece_size_for(~std::uint64_t{0}), d::max_piece_size);
+  for (std::uint64_t v = 1; v != 0; v = v * 3 + 1) {
+    const std::uint64_t p = d::piece_size_for(v);
+    EXPECT_EQ(p & (p - 1), 0u) << v;
+    EXPECT_TRUE(p >= 1024 && p <= d::max_piece_size) << v;
+    if (v > (~std::uint64_t{0} - 1) / 3) break;
+  }
+}
+
 TEST(CudaPlan, PiecesMergeAsTheTreeDoes) {
   // Pieces of 4 chunks, reduced to one chaining value each, merged on the CPU: the same root as
   // the library's for every count of pieces, the last one short.
