@@ -14,15 +14,16 @@
 #include <fastblake/cuda.hpp>
 
 #include "common.hpp"
+#include "gpu_rows.hpp"
 
 namespace fastblake::bench {
 namespace {
 
 namespace b3 = fastblake::blake3;
 
-constexpr std::size_t gpu_sizes[] = {1u << 20, 16u << 20, 256u << 20, 1u << 30};
-constexpr std::size_t batch_count = 1000000;
-constexpr std::size_t batch_item = 1024;
+using gpu_rows::batch_count;
+using gpu_rows::batch_item;
+constexpr const auto& gpu_sizes = gpu_rows::sizes;
 
 // One context, and input() copied to the device and to pinned host memory, made on first use.
 struct gpu_state {

@@ -1,0 +1,188 @@
+// The device check's benchmark: the gpu-* rows of fastblake-bench (bench/gpu_bench.cpp), timed
+// with CUDA events around each call, without Google Benchmark (a bare GPU machine has none).
+// Every row's digest is checked against the CPU library's first; a row whose digest differs is
+// reported with an error and no time. Writes JSON in the harness's row names and layout
+// (one "iteration" entry per repetition, real_time in ns, bytes_per_second), so that
+// bench/report.py reads it.
+// Usage: fastblake-gpu-bench OUTPUT.json [REPETITIONS]
+//        fastblake-gpu-bench --devices      (prints how many CUDA devices this process sees)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fastblake/blake3.hpp>
+#include <fastblake/cuda.hpp>
+
+#include "../../../bench/gpu_rows.hpp"
+
+namespace {
+
+namespace b3 = fastblake::blake3;
+namespace cuda = fastblake::cuda;
+
+using fastblake::bench::gpu_rows::batch_count;
+using fastblake::bench::gpu_rows::batch_item;
+using fastblake::bench::gpu_rows::sizes;
+
+struct row {
+  std::string name;
+  std::size_t bytes;
+  std::vector<double> ns;
+  std::string error;
+};
+
+// Seconds of one call of f, by CUDA events on the legacy stream around it (every call below
+// ends synchronized, so the events bracket all of its work).
+template <class F>
+double timed_ns(F&& f) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  f();
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return 1e6 * ms;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: fastblake-gpu-bench OUTPUT.json [REPETITIONS] | --devices\n");
+    return 2;
+  }
+  if (std::string(argv[1]) == "--devices") {
+    std::printf("%d\n", cuda::device_count());
+    return 0;
+  }
+  const int repetitions = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+  std::ofstream out(argv[1]);
+  cudaDeviceProp properties{};
+  const bool device =
+      cuda::device_count() > 0 && cudaGetDeviceProperties(&properties, 0) == cudaSuccess;
+  std::vector<row> rows;
+  if (device) {
+    cuda::context ctx;
+    std::vector<std::byte> host(1u << 30);
+    for (std::size_t i = 0; i < host.size(); ++i) {
+      host[i] = static_cast<std::byte>((i * 2654435761u) >> 13);
+    }
+    std::byte* on_device = nullptr;
+    std::byte* pinned = nullptr;
+    std::byte* target = nullptr;
+    cudaMalloc(&on_device, host.size());
+    cudaMalloc(&target, host.size());
+    cudaMemcpy(on_device, host.data(), host.size(), cudaMemcpyHostToDevice);
+    cudaHostAlloc(&pinned, host.size(), cudaHostAllocDefault);
+    std::copy(host.begin(), host.end(), pinned);
+    const auto run = [&](const std::string& name, std::size_t bytes, auto&& call,
+                         auto&& digest_ok) {
+      row r{name, bytes, {}, ""};
+      try {
+        call();
+        if (!digest_ok()) r.error = "GPU digest differs from the CPU library's";
+        for (int i = 0; !r.error.size() && i < repetitions; ++i) r.ns.push_back(timed_ns(call));
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      std::fprintf(stderr, "%s: %s\n", name.c_str(), r.error.empty() ? "ok" : r.error.c_str());
+      rows.push_back(std::move(r));
+    };
+    for (std::size_t size : sizes) {
+      const std::span<const std::byte> in(host.data(), size);
+      const b3::digest want = b3::hash(in);
+      b3::digest got;
+      const std::string bytes = std::to_string(size);
+      run(
+          "blake3/gpu-resident/cuda/" + bytes, size,
+          [&] { got = cuda::digest_of(ctx.hash_resident(on_device, size)); },
+          [&] { return got == want; });
+      run(
+          "blake3/gpu-end-to-end/cuda/" + bytes, size,
+          [&] { got = cuda::digest_of(ctx.hash_host(in)); }, [&] { return got == want; });
+      run(
+          "blake3/gpu-end-to-end/cuda-pinned/" + bytes, size,
+          [&] { got = cuda::digest_of(ctx.hash_host(std::span<const std::byte>(pinned, size))); },
+          [&] { return got == want; });
+      run(
+          "blake3/gpu-end-to-end/cuda_memcpy/" + bytes, size,
+          [&] { cudaMemcpy(target, pinned, size, cudaMemcpyHostToDevice); }, [] { return true; });
+    }
+    std::vector<std::uint64_t> tables(2 * batch_count);
+    for (std::size_t i = 0; i < batch_count; ++i) {
+      tables[i] = i * batch_item;
+      tables[batch_count + i] = batch_item;
+    }
+    std::uint64_t* device_tables = nullptr;
+    std::byte* digests = nullptr;
+    cudaMalloc(&device_tables, 8 * tables.size());
+    cudaMalloc(&digests, 32 * batch_count);
+    cudaMemcpy(device_tables, tables.data(), 8 * tables.size(), cudaMemcpyHostToDevice);
+    run(
+        "blake3/gpu-batch/cuda/x" + std::to_string(batch_count) + "/" +
+            std::to_string(batch_count * batch_item),
+        batch_count * batch_item,
+        [&] {
+          ctx.hash_batch_resident(on_device, device_tables, device_tables + batch_count,
+                                  batch_count, digests);
+        },
+        [&] {
+          for (std::size_t i : {std::size_t{0}, batch_count / 2, batch_count - 1}) {
+            b3::digest::bytes_type d;
+            cudaMemcpy(d.data(), digests + 32 * i, 32, cudaMemcpyDeviceToHost);
+            if (b3::digest(d) !=
+                b3::hash(std::span<const std::byte>(host.data() + i * batch_item, batch_item))) {
+              return false;
+            }
+          }
+          return true;
+        });
+    cudaFree(device_tables);
+    cudaFree(digests);
+    cudaFree(on_device);
+    cudaFree(target);
+    cudaFreeHost(pinned);
+  }
+  out << "{\n  \"context\": {\"executable\": \"fastblake-gpu-bench\", \"gpu\": \""
+      << json_escape(device ? properties.name : "none") << "\", \"repetitions\": " << repetitions
+      << "},\n  \"benchmarks\": [";
+  bool first = true;
+  for (const row& r : rows) {
+    const auto entry = [&](double ns, const char* run_type) {
+      out << (first ? "\n" : ",\n") << "    {\"name\": \"" << r.name << "/real_time\", "
+          << "\"run_name\": \"" << r.name << "/real_time\", \"run_type\": \"" << run_type
+          << "\", \"iterations\": 1, \"real_time\": " << ns << ", \"time_unit\": \"ns\", "
+          << "\"bytes_per_second\": " << (ns > 0 ? 1e9 * static_cast<double>(r.bytes) / ns : 0);
+      if (!r.error.empty()) {
+        out << ", \"error_occurred\": true, \"error_message\": \"" << json_escape(r.error) << "\"";
+      }
+      out << "}";
+      first = false;
+    };
+    if (r.ns.empty()) entry(0, "iteration");
+    for (double ns : r.ns) entry(ns, "iteration");
+  }
+  out << "\n  ]\n}\n";
+  if (!device) std::fprintf(stderr, "fastblake-gpu-bench: no CUDA device: no rows\n");
+  return 0;
+}
