@@ -16,12 +16,17 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
 #include <fastblake/blake3.hpp>
+
+// The CUDA runtime's stream type: cudaStream_t is CUstream_st*.
+struct CUstream_st;
 
 namespace fastblake::cuda {
 
@@ -59,9 +64,16 @@ inline blake3::digest digest_of(blake3::output_reader reader) {
 /// an error in the middle of hash_host or hash_file waits for the copies already started from
 /// the caller's memory before it is thrown.
 ///
-/// Not yet so (issue 21): resident and batch work runs on the device's legacy default stream
-/// and ends with cudaDeviceSynchronize, so it waits for all work on the device, other
-/// contexts' included.
+/// Streams and ordering. A context has streams of its own; it never uses the legacy default
+/// stream and never waits for the whole device, so contexts, and the caller's own work, run
+/// independently. By default every call returns once its work is done. set_stream(s) orders a
+/// context's work after the caller's stream s instead:
+/// - resident and batch work (hash_resident*, hash_batch*) is enqueued on s, after whatever s
+///   already holds; hash_resident_to_device and hash_batch_resident then return at once, their
+///   output ready for work enqueued on s later (synchronize s before reading it on the host,
+///   and errors of the kernels themselves show there); the others wait for their result;
+/// - end-to-end and file hashing (hash_host*, hash_file) waits for the work on s before its
+///   first copy, and returns when done.
 class context {
  public:
   /// Uses device `device` (0 .. device_count() - 1). Throws std::system_error.
@@ -135,6 +147,31 @@ class context {
   /// sets ec (errno values) and returns a reader of the empty input's output.
   blake3::output_reader hash_file(const std::filesystem::path& path, std::error_code& ec,
                                   const blake3::hazmat::mode& m = blake3::hazmat::mode::hash());
+
+  // ---- Streams (see above) ----
+
+  /// The CUDA runtime's cudaStream_t.
+  using stream_handle = ::CUstream_st*;
+  /// Orders this context's work after the caller's stream (a cudaStream_t, the legacy default
+  /// stream 0 included), or, with std::nullopt, on the context's own streams again. Waits for
+  /// the work this context enqueued on its previous stream first.
+  void set_stream(std::optional<stream_handle> stream);
+  /// The caller's stream, or std::nullopt for the context's own.
+  std::optional<stream_handle> stream() const noexcept;
+
+  // ---- Tuning ----
+
+  /// The kernel variants of this build, so that one device run can time them against each
+  /// other (fastblake-gpu-bench --variants): resident variants (hash_resident, hash_host and
+  /// hash_file): "unrolled" (the default), "rolled", "imad", "compact", "pairs", "one-launch",
+  /// "staged"; batch variants (hash_batch*): "batch-bytewise" (the default) and
+  /// "batch-vector". docs/cuda.md says what each does. All give the same results.
+  static std::vector<std::string> kernel_variants();
+  /// Uses the variant `name` (one of kernel_variants()) for this context's work of its kind;
+  /// throws std::invalid_argument for any other name.
+  void set_kernel_variant(std::string_view name);
+  /// The resident and the batch variant in use, in that order.
+  std::vector<std::string> kernel_variants_in_use() const;
 
   /// The bytes of each piece of hash_host and hash_file: a power of two of at least one chunk.
   /// 64 MiB by default.

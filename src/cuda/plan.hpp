@@ -47,16 +47,20 @@ inline unsigned ceil_log2(std::uint64_t n) {
 
 /// The launches that reduce `chunks` (>= 1) chunks to `target` nodes: 2 (the root's children;
 /// needs chunks >= 2) or 1 (a subtree's chaining value). The first launch is always there (it
-/// hashes the chunks), even with no level to reduce.
-inline launch_plan plan_reduction(std::uint64_t chunks, unsigned target) {
+/// hashes the chunks), even with no level to reduce; it reduces up to first_launch_levels
+/// (9 where a thread merges two chunks itself), the others up to max_levels_per_launch.
+inline launch_plan plan_reduction(std::uint64_t chunks, unsigned target,
+                                  unsigned first_launch_levels = max_levels_per_launch) {
   // ceil(chunks / 2^k) == target first at k = ceil_log2(chunks) - (target == 2).
   unsigned total = ceil_log2(chunks);
   if (target == 2 && total > 0) --total;
   launch_plan plan{{}, 0};
+  unsigned most = first_launch_levels;
   do {
-    const unsigned now = total < max_levels_per_launch ? total : max_levels_per_launch;
+    const unsigned now = total < most ? total : most;
     plan.levels.push_back(now);
     total -= now;
+    most = max_levels_per_launch;
   } while (total > 0);
   std::uint64_t nodes = chunks;
   for (unsigned l : plan.levels) nodes = (nodes + (1ull << l) - 1) >> l;

@@ -127,12 +127,34 @@ TEST(CudaCore, WholeChunksMatchTheGeneralPath) {
   for (const auto& [name, m] : modes()) {
     const auto in = random_bytes(core::chunk_len, 99);
     for (std::uint64_t index : {0ull, 1ull, 5ull, (1ull << 32) + 3}) {
-      std::uint32_t fast[8], general[8];
+      std::uint32_t fast[8], rolled[8], imad[8], general[8];
       core::full_chunk_cv(in.data(), index, m.key_words().data(), m.flags(), load, fast);
+      core::full_chunk_cv_rolled(in.data(), index, m.key_words().data(), m.flags(), load, rolled);
+      core::full_chunk_cv(in.data(), index, m.key_words().data(), m.flags(), load, imad,
+                          core::imad_adds{1});
       core::chaining_value(core::chunk_node(in.data(), core::chunk_len, index, m.key_words().data(),
                                             m.flags(), load),
                            general);
       EXPECT_TRUE(std::equal(fast, fast + 8, general)) << name << " chunk " << index;
+      EXPECT_TRUE(std::equal(rolled, rolled + 8, general)) << name << " rolled, chunk " << index;
+      EXPECT_TRUE(std::equal(imad, imad + 8, general)) << name << " imad, chunk " << index;
+    }
+  }
+}
+
+// The batch kernel's path for inputs of a chunk or less: every length from 0 to 1024.
+TEST(CudaCore, SmallInputDigestsMatchTheLibrary) {
+  for (const auto& [name, m] : modes()) {
+    const auto in = random_bytes(core::chunk_len, 7);
+    for (std::uint32_t len = 0; len <= core::chunk_len; ++len) {
+      const std::vector<std::uint8_t> input(in.begin(), in.begin() + len);
+      std::uint32_t words[8];
+      core::single_chunk_digest(input.data(), len, m.key_words().data(), m.flags(), load, words);
+      std::vector<std::uint8_t> digest;
+      for (std::uint32_t w : words) {
+        for (int i = 0; i < 4; ++i) digest.push_back(static_cast<std::uint8_t>(w >> (8 * i)));
+      }
+      ASSERT_EQ(digest, library_output(m, input, 0, 32)) << name << " " << len;
     }
   }
 }
@@ -164,14 +186,17 @@ TEST(CudaCore, SequentialRootMatchesTheLibrary) {
 TEST(CudaPlan, LevelsEndAtTheRootsChildren) {
   for (std::uint64_t chunks : {2ull, 3ull, 4ull, 5ull, 255ull, 256ull, 257ull, 511ull, 512ull,
                                513ull, 65536ull, 65537ull, 1ull << 20, (1ull << 22) + 1}) {
-    const auto plan = fastblake::cuda::detail::plan_reduction(chunks, 2);
-    std::uint64_t nodes = chunks;
-    for (unsigned levels : plan.levels) {
-      EXPECT_LE(levels, fastblake::cuda::detail::max_levels_per_launch);
-      nodes = (nodes + (1ull << levels) - 1) >> levels;
+    // 9 levels at first where a thread merges two chunks itself (the "pairs" variant).
+    for (unsigned first : {fastblake::cuda::detail::max_levels_per_launch, 9u}) {
+      const auto plan = fastblake::cuda::detail::plan_reduction(chunks, 2, first);
+      std::uint64_t nodes = chunks;
+      for (std::size_t i = 0; i < plan.levels.size(); ++i) {
+        EXPECT_LE(plan.levels[i], i == 0 ? first : fastblake::cuda::detail::max_levels_per_launch);
+        nodes = (nodes + (1ull << plan.levels[i]) - 1) >> plan.levels[i];
+      }
+      EXPECT_EQ(nodes, 2u) << chunks;
+      EXPECT_EQ(plan.final_nodes, 2u);
     }
-    EXPECT_EQ(nodes, 2u) << chunks;
-    EXPECT_EQ(plan.final_nodes, 2u);
   }
   // A piece of a larger input reduces to one node, its subtree's chaining value.
   for (std::uint64_t chunks : {1ull, 2ull, 3ull, 256ull, 65536ull}) {
