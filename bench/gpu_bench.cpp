@@ -2,8 +2,8 @@
 // is present: gpu-resident (input already in device memory), gpu-end-to-end (from pageable
 // host memory, and from pinned memory, next to cudaMemcpy of the same bytes from pinned
 // memory: the link's bound), gpu-batch (1,000,000 inputs of 1 KiB in one device buffer) and
-// gpu-file (a file in the page cache). Each row's digest is checked against the CPU library's
-// first.
+// gpu-file (a file in the page cache); and the resident and batch rows once per kernel
+// variant (cuda-VARIANT). Each row's digest is checked against the CPU library's first.
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -63,8 +63,15 @@ bool matches(benchmark::State& state, const b3::digest& got, std::span<const std
   return false;
 }
 
-void resident(benchmark::State& state, std::size_t size) {
+// Uses kernel variant `variant` ("": the default) for the row's context.
+void use_variant(gpu_state& g, const std::string& variant) {
+  g.ctx.set_kernel_variant(variant.empty() ? "unrolled" : variant);
+  if (variant.empty()) g.ctx.set_kernel_variant("batch-bytewise");
+}
+
+void resident(benchmark::State& state, std::size_t size, const std::string& variant) {
   gpu_state& g = gpu_state::get();
+  use_variant(g, variant);
   if (!matches(state, cuda::digest_of(g.ctx.hash_resident(g.device, size)), input(size))) return;
   for (auto _ : state)
     benchmark::DoNotOptimize(cuda::digest_of(g.ctx.hash_resident(g.device, size)));
@@ -73,6 +80,7 @@ void resident(benchmark::State& state, std::size_t size) {
 
 void end_to_end(benchmark::State& state, bool pinned, std::size_t size) {
   gpu_state& g = gpu_state::get();
+  use_variant(g, "");
   const std::span<const std::byte> in(pinned ? g.pinned : input(size).data(), size);
   if (!matches(state, cuda::digest_of(g.ctx.hash_host(in)), input(size))) return;
   for (auto _ : state) benchmark::DoNotOptimize(cuda::digest_of(g.ctx.hash_host(in)));
@@ -92,8 +100,10 @@ void copy_bound(benchmark::State& state, std::size_t size) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
 
-void batch(benchmark::State& state) {
+void batch(benchmark::State& state, const std::string& variant) {
   gpu_state& g = gpu_state::get();
+  use_variant(g, variant);
+  cudaMemset(g.batch_digests, 0, 32 * batch_count);  // a variant must write its own
   const auto run = [&] {
     g.ctx.hash_batch_resident(g.device, g.batch_tables, g.batch_tables + batch_count, batch_count,
                               g.batch_digests);
@@ -112,6 +122,7 @@ void batch(benchmark::State& state) {
 
 void file(benchmark::State& state, std::size_t size) {
   gpu_state& g = gpu_state::get();
+  use_variant(g, "");
   const auto& path = bench_file(size);
   std::error_code ec;
   if (!matches(state, cuda::digest_of(g.ctx.hash_file(path, ec)), input(size)) || ec) return;
@@ -130,12 +141,24 @@ void register_gpu() {
   cudaGetDeviceProperties(&properties, 0);
   benchmark::AddCustomContext("gpu", properties.name);
   for (std::size_t size : gpu_sizes) {
-    add_row(row_name("blake3", "gpu-resident", "cuda", size), resident, size);
+    add_row(row_name("blake3", "gpu-resident", "cuda", size), resident, size, std::string());
     add_row(row_name("blake3", "gpu-end-to-end", "cuda", size), end_to_end, false, size);
     add_row(row_name("blake3", "gpu-end-to-end", "cuda-pinned", size), end_to_end, true, size);
     add_row(row_name("blake3", "gpu-end-to-end", "cuda_memcpy", size), copy_bound, size);
   }
-  add_row(row_name("blake3", "gpu-batch", "cuda", batch_count * batch_item, 0, batch_count), batch);
+  add_row(row_name("blake3", "gpu-batch", "cuda", batch_count * batch_item, 0, batch_count), batch,
+          std::string());
+  // The kernel variants (cuda.hpp), each against the others: implementation cuda-VARIANT.
+  for (const std::string& variant : cuda::context::kernel_variants()) {
+    const std::string impl = "cuda-" + variant;
+    if (variant.rfind("batch-", 0) == 0) {
+      add_row(row_name("blake3", "gpu-batch", impl, batch_count * batch_item, 0, batch_count),
+              batch, variant);
+    } else {
+      add_row(row_name("blake3", "gpu-resident", impl, 1u << 30), resident, std::size_t{1} << 30,
+              variant);
+    }
+  }
   add_row(row_name("blake3", "gpu-file", "cuda", 1u << 30), file, std::size_t{1} << 30);
 }
 

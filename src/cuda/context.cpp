@@ -538,7 +538,8 @@ void context::hash_batch_resident(const std::byte* data, const std::uint64_t* of
                                   count,
                                   words_of(m),
                                   impl_->batch,
-                                  reinterpret_cast<std::uint8_t*>(digests)};
+                                  reinterpret_cast<std::uint8_t*>(digests),
+                                  false};
     check(rt().hash_batch(args, impl_->work_stream()), "kernel launch");
     if (impl_->on_own_stream()) synchronize(impl_->work_stream());
   });
@@ -567,7 +568,10 @@ std::vector<blake3::digest> context::hash_batch(const std::byte* data,
                                   count,
                                   words_of(m),
                                   impl_->batch,
-                                  impl_->batch_digests.get()};
+                                  impl_->batch_digests.get(),
+                                  std::all_of(lengths.begin(), lengths.end(), [](std::uint64_t n) {
+                                    return n <= core::chunk_len;
+                                  })};
     check(rt().hash_batch(args, stream), "kernel launch");
     std::vector<std::uint8_t> bytes(32 * count);
     check(rt().copy(bytes.data(), impl_->batch_digests.get(), bytes.size(), stream),

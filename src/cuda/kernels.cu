@@ -421,25 +421,35 @@ __device__ __noinline__ void batch_tree_digest(const std::uint8_t* p, std::uint6
   store_digest(words, out);
 }
 
+__device__ __forceinline__ void small_input_digest(const std::uint8_t* p, std::uint32_t len,
+                                                   const kernel_mode& mode, std::uint8_t* out) {
+  std::uint32_t digest[8];
+  if (aligned16(p)) {
+    core::single_chunk_digest(p, len, mode.key, mode.flags, aligned_load{}, digest);
+  } else {
+    core::single_chunk_digest(p, len, mode.key, mode.flags, byte_load{}, digest);
+  }
+  store_digest(digest, out);
+}
+
 __global__ void hash_batch_vector(batch_args args) {
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= args.count) return;
   const std::uint8_t* p = args.data + args.offsets[i];
   const std::uint64_t len = args.lengths[i];
-  std::uint8_t* out = args.digests + 32 * i;
   if (len > core::chunk_len) {
-    batch_tree_digest(p, len, args.mode, out);
-    return;
-  }
-  std::uint32_t digest[8];
-  if (aligned16(p)) {
-    core::single_chunk_digest(p, static_cast<std::uint32_t>(len), args.mode.key, args.mode.flags,
-                              aligned_load{}, digest);
+    batch_tree_digest(p, len, args.mode, args.digests + 32 * i);
   } else {
-    core::single_chunk_digest(p, static_cast<std::uint32_t>(len), args.mode.key, args.mode.flags,
-                              byte_load{}, digest);
+    small_input_digest(p, static_cast<std::uint32_t>(len), args.mode, args.digests + 32 * i);
   }
-  store_digest(digest, out);
+}
+
+// hash_batch_vector where every input is known to be a chunk or less: no stack frame at all.
+__global__ void hash_batch_small(batch_args args) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= args.count) return;
+  small_input_digest(args.data + args.offsets[i], static_cast<std::uint32_t>(args.lengths[i]),
+                     args.mode, args.digests + 32 * i);
 }
 
 // ---- Launching ----
@@ -561,7 +571,9 @@ cudaError_t launch_root_output(const root_args& a, cudaStream_t s) {
 
 cudaError_t launch_batch(const batch_args& a, cudaStream_t s) {
   constexpr unsigned threads = 128;
-  if (a.variant == batch_variant::vector) {
+  if (a.variant == batch_variant::vector && a.all_small) {
+    hash_batch_small<<<grid_for(a.count, threads), threads, 0, s>>>(a);
+  } else if (a.variant == batch_variant::vector) {
     hash_batch_vector<<<grid_for(a.count, threads), threads, 0, s>>>(a);
   } else {
     hash_batch_bytewise<<<grid_for(a.count, threads), threads, 0, s>>>(a);

@@ -85,6 +85,7 @@ struct batch_args {
   kernel_mode mode;
   batch_variant variant;
   std::uint8_t* digests;
+  bool all_small;  // every input is a chunk or less (known where the lengths are on the host)
 };
 
 /// Bytes of device scratch for one output node (root_args::root).

@@ -321,6 +321,117 @@ TEST(Gpu, MisuseAndTheCallersDevice) {
   }
 }
 
+// Every kernel variant gives the default's results: resident sizes around every launch
+// boundary, aligned and not, pieces of host input, a subtree past 2^32 chunks, and batches
+// of mixed and of small inputs.
+TEST(Gpu, EveryKernelVariantMatchesTheCpu) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  std::vector<std::uint64_t> resident_sizes = {1025,
+                                               2048,
+                                               2049,
+                                               (256u << 10),
+                                               (256u << 10) + 1,
+                                               (1u << 20) + 5,
+                                               (16u << 20) - 1,
+                                               (64u << 20) + 1,
+                                               (300u << 20) + 7};
+  std::mt19937_64 rng(seed() + 2);
+  for (int i = 0; i < 6; ++i) resident_sizes.push_back(1025 + rng() % (40u << 20));
+  const b3::hazmat::mode keyed = modes()[1].mode;
+  for (const std::string& variant : gpu::context::kernel_variants()) {
+    gpu::context ctx;
+    ctx.set_kernel_variant(variant);
+    if (variant.rfind("batch-", 0) != 0) {
+      for (std::uint64_t size : resident_sizes) {
+        if (size > max_bytes()) continue;
+        for (std::uint64_t shift : {0, 1}) {
+          const auto* p = reinterpret_cast<const std::byte*>(in.device + shift);
+          std::vector<std::uint8_t> got(64);
+          ctx.hash_resident(p, size, keyed).fill(std::span<std::uint8_t>(got));
+          EXPECT_EQ(got, cpu_output(keyed, in.host.data() + shift, size, 0, 64))
+              << variant << " size " << size << " shift " << shift;
+        }
+      }
+      ctx.set_piece_size(1u << 20);
+      const auto span = std::as_bytes(
+          std::span(in.host.data(), std::min<std::uint64_t>(max_bytes(), (5u << 20) + 3)));
+      EXPECT_EQ(gpu::digest_of(ctx.hash_host(span)), b3::hash(span)) << variant;
+      b3::hasher h;
+      b3::hazmat::set_input_offset(h, std::uint64_t{1} << 42);
+      h.update(span);
+      EXPECT_EQ(ctx.hash_host_subtree(span, std::uint64_t{1} << 42),
+                b3::hazmat::finalize_non_root(h))
+          << variant;
+      continue;
+    }
+    // Mixed lengths at any offset; then inputs of a chunk or less at aligned offsets.
+    for (const bool small : {false, true}) {
+      std::vector<std::uint64_t> offsets, lengths;
+      for (int i = 0; i < 4000; ++i) {
+        const std::uint64_t len = small ? static_cast<std::uint64_t>(i) % 1025 : rng() % 9000;
+        const std::uint64_t at = rng() % ((std::min<std::uint64_t>(max_bytes(), 1u << 26) - len));
+        offsets.push_back(small ? at / 16 * 16 : at);
+        lengths.push_back(len);
+      }
+      const auto got =
+          ctx.hash_batch(reinterpret_cast<const std::byte*>(in.device), offsets, lengths, keyed);
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        b3::hasher h(keyed);
+        h.update(std::as_bytes(std::span(in.host.data() + offsets[i], lengths[i])));
+        EXPECT_EQ(got[i], h.finalize()) << variant << " input " << i << " length " << lengths[i];
+      }
+    }
+  }
+}
+
+// Work ordered after the caller's stream: the input is copied to the device on that stream,
+// still in flight when the context is called.
+TEST(Gpu, WorkIsOrderedAfterTheCallersStream) {
+  SKIP_WITHOUT_DEVICE();
+  shared_input& in = shared_input::get();
+  const std::size_t size = std::min<std::uint64_t>(max_bytes(), 64u << 20);
+  std::uint8_t* pinned = nullptr;
+  std::uint8_t* input = nullptr;
+  std::uint8_t* out = nullptr;
+  cudaStream_t stream = nullptr;
+  check(cudaHostAlloc(reinterpret_cast<void**>(&pinned), size, cudaHostAllocDefault));
+  check(cudaMalloc(&input, size));
+  check(cudaMalloc(&out, 64));
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::copy(in.host.begin(), in.host.begin() + static_cast<std::ptrdiff_t>(size), pinned);
+  const auto want = cpu_output(b3::hazmat::mode::hash(), in.host.data(), size, 0, 64);
+  gpu::context ctx;
+  ctx.set_stream(stream);
+  for (int round = 0; round < 3; ++round) {
+    check(cudaMemsetAsync(input, 0, size, stream));
+    check(cudaMemcpyAsync(input, pinned, size, cudaMemcpyHostToDevice, stream));
+    std::vector<std::uint8_t> got(64);
+    ctx.hash_resident(reinterpret_cast<const std::byte*>(input), size)
+        .fill(std::span<std::uint8_t>(got));
+    EXPECT_EQ(got, want) << "round " << round;
+
+    check(cudaMemsetAsync(input, 0, size, stream));
+    check(cudaMemcpyAsync(input, pinned, size, cudaMemcpyHostToDevice, stream));
+    check(cudaMemsetAsync(out, 0xA5, 64, stream));
+    ctx.hash_resident_to_device(reinterpret_cast<const std::byte*>(input), size,
+                                reinterpret_cast<std::byte*>(out), 64);
+    std::vector<std::uint8_t> on_device(64);
+    check(cudaMemcpyAsync(on_device.data(), out, 64, cudaMemcpyDeviceToHost, stream));
+    check(cudaStreamSynchronize(stream));
+    EXPECT_EQ(on_device, want) << "round " << round;
+  }
+  // The legacy default stream is a caller's stream too.
+  ctx.set_stream(nullptr);
+  EXPECT_EQ(gpu::digest_of(ctx.hash_host(std::as_bytes(std::span(pinned, size)))),
+            b3::hash(std::as_bytes(std::span(in.host.data(), size))));
+  ctx.set_stream(std::nullopt);
+  cudaStreamDestroy(stream);
+  cudaFree(out);
+  cudaFree(input);
+  cudaFreeHost(pinned);
+}
+
 // The automatic functions on the GPU: FASTBLAKE_BACKEND=cuda's mode, set in the process.
 TEST(GpuAutomatic, ForcedOffloadMatchesTheCpu) {
   SKIP_WITHOUT_DEVICE();

@@ -77,6 +77,7 @@ struct fake_device {
   int fail_at = 0;  // the fallible call that fails, counting from 1; 0: none
   bool legacy_stream_used = false;
   std::vector<launch_record> reductions;
+  std::vector<bool> batches_all_small;
   std::vector<std::string> violations;
 
   fake_device() = default;
@@ -325,6 +326,7 @@ cudaError_t fake_hash_batch(const core::batch_args& a, cudaStream_t s) {
       !dev().expect_device(a.lengths, 8 * a.count, "the lengths") ||
       !dev().expect_device(a.digests, 32 * a.count, "the digests"))
     return cudaErrorInvalidValue;
+  dev().batches_all_small.push_back(a.all_small);
   dev().enqueue(s, [a] {
     for (std::uint64_t i = 0; i < a.count; ++i) {
       const core::output_node root =
@@ -491,6 +493,31 @@ TEST_F(FakeDevice, BatchesAndFilesMatchTheCpu) {
   EXPECT_EQ(output(ctx.hash_file(path, ec), 0, 32), cpu_output(contents, 0, 32));
   EXPECT_FALSE(ec);
   std::filesystem::remove(path);
+}
+
+// The batch kernel's path without a stack frame is taken only when every input is a chunk
+// or less, which only hash_batch (lengths on the host) knows.
+TEST_F(FakeDevice, BatchesKnowWhenEveryInputIsSmall) {
+  gpu::context ctx;
+  const auto data = random_bytes(4096, 15);
+  std::uint8_t* d = to_device(data);
+  std::uint64_t* tables = nullptr;
+  std::uint8_t* digests = nullptr;
+  fake_malloc(reinterpret_cast<void**>(&tables), 32);
+  fake_malloc(reinterpret_cast<void**>(&digests), 64);
+  const std::vector<std::uint64_t> offsets = {0, 16}, small = {1024, 0}, large = {1025, 3};
+  ctx.hash_batch(reinterpret_cast<const std::byte*>(d), offsets, small);
+  ctx.hash_batch(reinterpret_cast<const std::byte*>(d), offsets, large);
+  std::memcpy(tables, offsets.data(), 16);
+  std::memcpy(tables + 2, small.data(), 16);
+  ctx.hash_batch_resident(reinterpret_cast<const std::byte*>(d), tables, tables + 2, 2,
+                          reinterpret_cast<std::byte*>(digests));
+  EXPECT_EQ(device_.batches_all_small, (std::vector<bool>{true, false, false}));
+  EXPECT_EQ(b3::digest(*reinterpret_cast<const b3::digest::bytes_type*>(digests)),
+            b3::hash(bytes_of(data).first(1024)));
+  free_device(digests);
+  free_device(tables);
+  free_device(d);
 }
 
 // ---- Failures ----

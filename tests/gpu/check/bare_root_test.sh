@@ -33,6 +33,7 @@ fail() { echo "bare-root device check: $*"; exit 1; }
 [ -f "$log" ] || fail "no log in \$OUT"
 grep -q '^cmake: cmake version' "$log" || fail "no tool versions in the log"
 grep -q '^=== build: exit 0' "$log" || fail "the build did not pass"
+grep -q '^=== driver: exit 0' "$log" || fail "the host driver's tests on the fake device failed"
 grep -q '^CUDA devices: 0$' "$log" || fail "no report of the missing device"
 grep -q 'no CUDA device: the build passed' "$log" || fail "no closing line"
 echo "bare-root device check: built, reported no CUDA device, exit 0 (logs in $bare/out)"

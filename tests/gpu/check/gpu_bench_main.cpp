@@ -4,6 +4,9 @@
 // reported with an error and no time. Writes JSON in the harness's row names and layout
 // (one "iteration" entry per repetition, real_time in ns, bytes_per_second), so that
 // bench/report.py reads it.
+// Besides the rows of fastblake-bench, one row per kernel variant (context::kernel_variants()):
+// the resident rows at 16 MiB and 1 GiB and the batch row, as implementation cuda-VARIANT, so
+// that one device run compares them.
 // Usage: fastblake-gpu-bench OUTPUT.json [REPETITIONS]
 //        fastblake-gpu-bench --devices      (prints how many CUDA devices this process sees)
 #include <cuda_runtime.h>
@@ -37,16 +40,17 @@ struct row {
   std::string error;
 };
 
-// Seconds of one call of f, by CUDA events on the legacy stream around it (every call below
-// ends synchronized, so the events bracket all of its work).
+// Nanoseconds of one call of f, by CUDA events on `stream` around it. The context works on
+// that stream (set_stream), so the events bracket its resident and batch kernels exactly, and
+// every other call returns only once its work is done.
 template <class F>
-double timed_ns(F&& f) {
+double timed_ns(cudaStream_t stream, F&& f) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  cudaEventRecord(start);
+  cudaEventRecord(start, stream);
   f();
-  cudaEventRecord(stop);
+  cudaEventRecord(stop, stream);
   cudaEventSynchronize(stop);
   float ms = 0;
   cudaEventElapsedTime(&ms, start, stop);
@@ -83,6 +87,9 @@ int main(int argc, char** argv) {
   std::vector<row> rows;
   if (device) {
     cuda::context ctx;
+    cudaStream_t stream = nullptr;
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    ctx.set_stream(stream);
     std::vector<std::byte> host(1u << 30);
     for (std::size_t i = 0; i < host.size(); ++i) {
       host[i] = static_cast<std::byte>((i * 2654435761u) >> 13);
@@ -101,7 +108,9 @@ int main(int argc, char** argv) {
       try {
         call();
         if (!digest_ok()) r.error = "GPU digest differs from the CPU library's";
-        for (int i = 0; !r.error.size() && i < repetitions; ++i) r.ns.push_back(timed_ns(call));
+        for (int i = 0; !r.error.size() && i < repetitions; ++i) {
+          r.ns.push_back(timed_ns(stream, call));
+        }
       } catch (const std::exception& e) {
         r.error = e.what();
       }
@@ -126,7 +135,8 @@ int main(int argc, char** argv) {
           [&] { return got == want; });
       run(
           "blake3/gpu-end-to-end/cuda_memcpy/" + bytes, size,
-          [&] { cudaMemcpy(target, pinned, size, cudaMemcpyHostToDevice); }, [] { return true; });
+          [&] { cudaMemcpyAsync(target, pinned, size, cudaMemcpyHostToDevice, stream); },
+          [] { return true; });
     }
     std::vector<std::uint64_t> tables(2 * batch_count);
     for (std::size_t i = 0; i < batch_count; ++i) {
@@ -138,25 +148,49 @@ int main(int argc, char** argv) {
     cudaMalloc(&device_tables, 8 * tables.size());
     cudaMalloc(&digests, 32 * batch_count);
     cudaMemcpy(device_tables, tables.data(), 8 * tables.size(), cudaMemcpyHostToDevice);
-    run(
-        "blake3/gpu-batch/cuda/x" + std::to_string(batch_count) + "/" +
-            std::to_string(batch_count * batch_item),
-        batch_count * batch_item,
-        [&] {
-          ctx.hash_batch_resident(on_device, device_tables, device_tables + batch_count,
-                                  batch_count, digests);
-        },
-        [&] {
-          for (std::size_t i : {std::size_t{0}, batch_count / 2, batch_count - 1}) {
-            b3::digest::bytes_type d;
-            cudaMemcpy(d.data(), digests + 32 * i, 32, cudaMemcpyDeviceToHost);
-            if (b3::digest(d) !=
-                b3::hash(std::span<const std::byte>(host.data() + i * batch_item, batch_item))) {
-              return false;
+    const auto batch_row = [&](const std::string& impl) {
+      // Poisoned first: a variant that wrote nothing must not pass on the last one's digests.
+      cudaMemsetAsync(digests, 0, 32 * batch_count, stream);
+      run(
+          "blake3/gpu-batch/" + impl + "/x" + std::to_string(batch_count) + "/" +
+              std::to_string(batch_count * batch_item),
+          batch_count * batch_item,
+          [&] {
+            ctx.hash_batch_resident(on_device, device_tables, device_tables + batch_count,
+                                    batch_count, digests);
+          },
+          [&] {
+            cudaStreamSynchronize(stream);
+            for (std::size_t i : {std::size_t{0}, batch_count / 2, batch_count - 1}) {
+              b3::digest::bytes_type d;
+              cudaMemcpy(d.data(), digests + 32 * i, 32, cudaMemcpyDeviceToHost);
+              if (b3::digest(d) !=
+                  b3::hash(std::span<const std::byte>(host.data() + i * batch_item, batch_item))) {
+                return false;
+              }
             }
-          }
-          return true;
-        });
+            return true;
+          });
+    };
+    batch_row("cuda");
+    // The variants, each against the others in this run.
+    for (const std::string& variant : cuda::context::kernel_variants()) {
+      ctx.set_kernel_variant(variant);
+      if (variant.rfind("batch-", 0) == 0) {
+        batch_row("cuda-" + variant);
+      } else {
+        for (std::size_t size : {std::size_t{16} << 20, std::size_t{1} << 30}) {
+          const b3::digest want = b3::hash(std::span<const std::byte>(host.data(), size));
+          b3::digest got;
+          run(
+              "blake3/gpu-resident/cuda-" + variant + "/" + std::to_string(size), size,
+              [&] { got = cuda::digest_of(ctx.hash_resident(on_device, size)); },
+              [&] { return got == want; });
+        }
+      }
+    }
+    ctx.set_stream(std::nullopt);
+    cudaStreamDestroy(stream);
     cudaFree(device_tables);
     cudaFree(digests);
     cudaFree(on_device);
