@@ -1,9 +1,8 @@
 // The device check's benchmark: the gpu-* rows of fastblake-bench (bench/gpu_bench.cpp), timed
 // with CUDA events around each call, without Google Benchmark (a bare GPU machine has none).
 // Every row's digest is checked against the CPU library's first; a row whose digest differs is
-// reported with an error and no time. Writes JSON in the harness's row names and layout
-// (one "iteration" entry per repetition, real_time in ns, bytes_per_second), so that
-// bench/report.py reads it.
+// reported with an error and no time. Writes JSON in the harness's row names and Google
+// Benchmark's layout (bench_json.hpp), so that bench/report.py reads it.
 // Besides the rows of fastblake-bench, one row per kernel variant (context::kernel_variants()):
 // the resident rows at 16 MiB and 1 GiB and the batch row, as implementation cuda-VARIANT, so
 // that one device run compares them.
@@ -23,8 +22,12 @@
 #include <fastblake/cuda.hpp>
 
 #include "../../../bench/gpu_rows.hpp"
+#include "bench_json.hpp"
 
 namespace {
+
+using fastblake::bench::bench_row;
+using fastblake::bench::write_bench_json;
 
 namespace b3 = fastblake::blake3;
 namespace cuda = fastblake::cuda;
@@ -32,13 +35,6 @@ namespace cuda = fastblake::cuda;
 using fastblake::bench::gpu_rows::batch_count;
 using fastblake::bench::gpu_rows::batch_item;
 using fastblake::bench::gpu_rows::sizes;
-
-struct row {
-  std::string name;
-  std::size_t bytes;
-  std::vector<double> ns;
-  std::string error;
-};
 
 // Nanoseconds of one call of f, by CUDA events on `stream` around it. The context works on
 // that stream (set_stream), so the events bracket its resident and batch kernels exactly, and
@@ -59,15 +55,6 @@ double timed_ns(cudaStream_t stream, F&& f) {
   return 1e6 * ms;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,7 +71,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp properties{};
   const bool device =
       cuda::device_count() > 0 && cudaGetDeviceProperties(&properties, 0) == cudaSuccess;
-  std::vector<row> rows;
+  std::vector<bench_row> rows;
   if (device) {
     cuda::context ctx;
     cudaStream_t stream = nullptr;
@@ -104,7 +91,7 @@ int main(int argc, char** argv) {
     std::copy(host.begin(), host.end(), pinned);
     const auto run = [&](const std::string& name, std::size_t bytes, auto&& call,
                          auto&& digest_ok) {
-      row r{name, bytes, {}, ""};
+      bench_row r{name, bytes, {}, ""};
       try {
         call();
         if (!digest_ok()) r.error = "GPU digest differs from the CPU library's";
@@ -197,26 +184,7 @@ int main(int argc, char** argv) {
     cudaFree(target);
     cudaFreeHost(pinned);
   }
-  out << "{\n  \"context\": {\"executable\": \"fastblake-gpu-bench\", \"gpu\": \""
-      << json_escape(device ? properties.name : "none") << "\", \"repetitions\": " << repetitions
-      << "},\n  \"benchmarks\": [";
-  bool first = true;
-  for (const row& r : rows) {
-    const auto entry = [&](double ns, const char* run_type) {
-      out << (first ? "\n" : ",\n") << "    {\"name\": \"" << r.name << "/real_time\", "
-          << "\"run_name\": \"" << r.name << "/real_time\", \"run_type\": \"" << run_type
-          << "\", \"iterations\": 1, \"real_time\": " << ns << ", \"time_unit\": \"ns\", "
-          << "\"bytes_per_second\": " << (ns > 0 ? 1e9 * static_cast<double>(r.bytes) / ns : 0);
-      if (!r.error.empty()) {
-        out << ", \"error_occurred\": true, \"error_message\": \"" << json_escape(r.error) << "\"";
-      }
-      out << "}";
-      first = false;
-    };
-    if (r.ns.empty()) entry(0, "iteration");
-    for (double ns : r.ns) entry(ns, "iteration");
-  }
-  out << "\n  ]\n}\n";
+  write_bench_json(out, device ? properties.name : "none", repetitions, rows);
   if (!device) std::fprintf(stderr, "fastblake-gpu-bench: no CUDA device: no rows\n");
   return 0;
 }
