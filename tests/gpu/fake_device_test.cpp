@@ -384,7 +384,7 @@ class FakeDevice : public ::testing::Test {
   std::uint8_t* to_device(const std::vector<std::uint8_t>& bytes) {
     void* p = nullptr;
     fake_malloc(&p, bytes.size());
-    std::memcpy(p, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(p, bytes.data(), bytes.size());
     return static_cast<std::uint8_t*>(p);
   }
   void free_device(void* p) { fake_free(p); }
