@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""fastblake's Python module against the references in the same process, interleaved: the
+blake3 package (blake3-py) at 64 B, 1 KiB, 64 KiB, 1 MiB and 64 MiB on one thread and with
+max_threads=AUTO; hashlib's blake2b for per-call overhead at 64 B; the C++ library's own speed
+at 1 MiB and 64 MiB (fastblake-bench, when given); two Python threads hashing separately.
+
+Prints a Markdown table of medians (GB/s or ns a call) and ratios, and the machine.
+Usage: python/bench/bench.py [--rounds 15] [--cxx-bench build/release/bench/fastblake-bench]
+"""
+import argparse
+import hashlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import threading
+import time
+
+import blake3 as reference
+import fastblake
+
+SIZES = [64, 1024, 64 << 10, 1 << 20, 64 << 20]
+
+
+def per_call(fn, budget=0.05):
+    """Seconds a call of fn, from as many calls as fit in the budget."""
+    n = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget:
+            return elapsed / n
+        n *= 2
+
+
+def interleaved(fns, rounds):
+    """{name: median seconds a call}, the functions timed in turn, round after round."""
+    times = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            times[name].append(per_call(fn))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def machine():
+    model = "?"
+    flags = set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and model == "?":
+                    model = line.split(":", 1)[1].strip()
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    simd = [f for f in ("sse4_1", "avx2", "avx512f", "avx512vl") if f in flags]
+    return (f"{model}, {os.cpu_count()} CPUs ({' '.join(simd)}); Python {platform.python_version()}"
+            f"; fastblake {fastblake.__version__} on {fastblake.backend()}; blake3 package "
+            f"{reference.__version__}")
+
+
+def cxx_rate(bench, size, threads):
+    """GB/s of the C++ library for one input of `size` bytes (fastblake-bench's median)."""
+    name = f"blake3/serial/{fastblake.backend()}/{size}" if threads == 1 else \
+        f"blake3/auto/{fastblake.backend()}/{size}"
+    out = subprocess.run([bench, f"--benchmark_filter=^{name}(/|$)", "--benchmark_repetitions=5",
+                          "--benchmark_format=json"], capture_output=True, text=True, check=True)
+    rows = [r for r in json.loads(out.stdout)["benchmarks"] if r.get("aggregate_name") == "median"]
+    return rows[0]["bytes_per_second"] / 1e9 if rows else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--cxx-bench")
+    args = parser.parse_args()
+    print(f"Machine: {machine()}\n")
+    print("| input | threads | fastblake GB/s | blake3 package GB/s | ratio |")
+    print("|---|---|---|---|---|")
+    for size in SIZES:
+        data = os.urandom(size)
+        for threads in (1, fastblake.AUTO):
+            t = interleaved({
+                "ours": lambda: fastblake.blake3(data, max_threads=threads).digest(),
+                "theirs": lambda: reference.blake3(data, max_threads=threads).digest(),
+            }, args.rounds if size < (64 << 20) else max(5, args.rounds // 3))
+            label = "1" if threads == 1 else "AUTO"
+            print(f"| {size} B | {label} | {size / t['ours'] / 1e9:.3f} | "
+                  f"{size / t['theirs'] / 1e9:.3f} | **{t['theirs'] / t['ours']:.2f}x** |")
+    small = os.urandom(64)
+    t = interleaved({
+        "fastblake.blake2b": lambda: fastblake.blake2b(small).digest(),
+        "hashlib.blake2b": lambda: hashlib.blake2b(small).digest(),
+        "fastblake.blake2s": lambda: fastblake.blake2s(small).digest(),
+        "hashlib.blake2s": lambda: hashlib.blake2s(small).digest(),
+        "fastblake.blake3": lambda: fastblake.blake3(small).digest(),
+        "blake3.blake3": lambda: reference.blake3(small).digest(),
+    }, args.rounds)
+    print("\nOne call at 64 B (construct, update, digest), ns (median):\n")
+    print("| call | ns |")
+    print("|---|---|")
+    for name, seconds in t.items():
+        print(f"| `{name}(b).digest()` | {seconds * 1e9:.0f} |")
+    if args.cxx_bench:
+        print("\nAgainst the C++ library (fastblake-bench, same machine, run after):\n")
+        print("| input | threads | Python GB/s | C++ GB/s | ratio |")
+        print("|---|---|---|---|---|")
+        for size, threads in [(1 << 20, 1), (64 << 20, 1), (64 << 20, fastblake.AUTO)]:
+            data = os.urandom(size)
+            py = size / interleaved({"x": lambda: fastblake.blake3(
+                data, max_threads=threads).digest()}, 5)["x"] / 1e9
+            cxx = cxx_rate(args.cxx_bench, size, threads)
+            if cxx:
+                print(f"| {size} B | {'1' if threads == 1 else 'AUTO'} | {py:.3f} | {cxx:.3f} | "
+                      f"**{py / cxx:.2f}x** |")
+    data = os.urandom(1 << 20)
+    calls = 200
+
+    def work(n):
+        for _ in range(n):
+            fastblake.blake3(data).digest()
+    one = per_call(lambda: work(calls), 0.2)
+    def two_threads():
+        ts = [threading.Thread(target=work, args=(calls // 2,)) for _ in range(2)]
+        for x in ts:
+            x.start()
+        for x in ts:
+            x.join()
+    two = per_call(two_threads, 0.2)
+    print(f"\nTwo Python threads hashing separate 1 MiB inputs: {one / two:.2f}x the rate of one "
+          f"thread ({os.cpu_count()} CPUs).")
+
+
+if __name__ == "__main__":
+    main()
