@@ -15,6 +15,12 @@ namespace {
 }  // namespace
 
 input_buffer::input_buffer(nb::handle object, buffer_rules rules) {
+  if (PyBytes_CheckExact(object.ptr())) {
+    view_.buf = PyBytes_AS_STRING(object.ptr());
+    view_.len = PyBytes_GET_SIZE(object.ptr());
+    return;
+  }
+  exported_ = true;
   if (rules == buffer_rules::hashlib) {
     if (PyUnicode_Check(object.ptr())) {
       throw nb::type_error("Strings must be encoded before hashing");
@@ -23,7 +29,10 @@ input_buffer::input_buffer(nb::handle object, buffer_rules rules) {
       throw nb::type_error("object supporting the buffer API required");
     }
     // PyBUF_SIMPLE: contiguous bytes or an error (BufferError, or NumPy's ValueError).
-    if (PyObject_GetBuffer(object.ptr(), &view_, PyBUF_SIMPLE) != 0) throw nb::python_error();
+    if (PyObject_GetBuffer(object.ptr(), &view_, PyBUF_SIMPLE) != 0) {
+      exported_ = false;
+      throw nb::python_error();
+    }
     return;
   }
   if (!PyObject_CheckBuffer(object.ptr())) {
@@ -33,7 +42,10 @@ input_buffer::input_buffer(nb::handle object, buffer_rules rules) {
   }
   // The full description, to check it as blake3-py does (and to raise its errors, not the
   // exporter's, for what it refuses).
-  if (PyObject_GetBuffer(object.ptr(), &view_, PyBUF_FULL_RO) != 0) throw nb::python_error();
+  if (PyObject_GetBuffer(object.ptr(), &view_, PyBUF_FULL_RO) != 0) {
+    exported_ = false;
+    throw nb::python_error();
+  }
   const char* error = nullptr;
   const char* format = view_.format == nullptr ? "B" : view_.format;
   if (view_.shape == nullptr) {
@@ -49,12 +61,14 @@ input_buffer::input_buffer(nb::handle object, buffer_rules rules) {
   }
   if (error != nullptr) {
     PyBuffer_Release(&view_);
-    view_ = {};
+    exported_ = false;
     raise_buffer_error(error);
   }
 }
 
-input_buffer::~input_buffer() { PyBuffer_Release(&view_); }
+input_buffer::~input_buffer() {
+  if (exported_) PyBuffer_Release(&view_);
+}
 
 std::uint64_t unsigned_argument(nb::handle value, std::uint64_t max, const char* too_large,
                                 const char* beyond_64_bits) {
@@ -83,6 +97,11 @@ std::uint64_t unsigned_argument(nb::handle value, std::uint64_t max, const char*
 }
 
 std::int64_t signed_argument(nb::handle value) {
+  if (PyLong_CheckExact(value.ptr())) {
+    const long v = PyLong_AsLong(value.ptr());  // OverflowError out of range
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    return v;
+  }
   PyObject* number = PyNumber_Index(value.ptr());
   if (number == nullptr) throw nb::python_error();
   nb::object owned = nb::steal(number);

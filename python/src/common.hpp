@@ -46,6 +46,9 @@ class input_buffer {
 
  private:
   Py_buffer view_{};
+  // A bytes object is read directly (immutable, so no export is needed): view_.obj stays null
+  // and nothing is released. The common case, made cheap for small inputs.
+  bool exported_ = false;
 };
 
 /// Serializes the use of one object from several threads (as blake3-py and hashlib do), so
