@@ -34,6 +34,33 @@ FASTBLAKE_API const char* fastblake_version(void);
  * "neon" (see <fastblake/backend.hpp>; FASTBLAKE_BACKEND in the environment forces one). */
 FASTBLAKE_API const char* fastblake_active_backend(void);
 
+/** The backends this build can run on this CPU, best first: writes up to `capacity` names
+ * (static strings) to `names` and returns how many there are. */
+FASTBLAKE_API size_t fastblake_available_backends(const char** names, size_t capacity);
+/** Switches to the backend `name` (for tests and measurement). Returns 0, or EINVAL for a name
+ * that is unknown or that this CPU cannot run. */
+FASTBLAKE_API int fastblake_use_backend(const char* name);
+/** Why FASTBLAKE_BACKEND in the environment was refused, or "" (a static string). */
+FASTBLAKE_API const char* fastblake_backend_override_error(void);
+/** The BLAKE2 kernels in use ("portable" under the sse2 backend, else the backend's name). */
+FASTBLAKE_API const char* fastblake_active_blake2_kernels(void);
+
+/* ---- Threads ---- */
+
+/** The threads of the default pool, which the _parallel functions and large inputs use:
+ * FASTBLAKE_THREADS from the environment (1 to 1024), else the CPU's hardware threads. */
+FASTBLAKE_API size_t fastblake_default_threads(void);
+
+/** A pool of worker threads of one's own, to bound or choose the threads a call uses. */
+typedef struct fastblake_thread_pool fastblake_thread_pool;
+/** A pool of `threads` threads (the caller counts as one; 0: fastblake_default_threads()).
+ * Returns NULL, with errno set (EINVAL above 4096, EAGAIN or ENOMEM), when it cannot be
+ * made. */
+FASTBLAKE_API fastblake_thread_pool* fastblake_thread_pool_new(size_t threads);
+/** Stops and joins the pool's threads; no call may still be using it. NULL does nothing. */
+FASTBLAKE_API void fastblake_thread_pool_free(fastblake_thread_pool* pool);
+FASTBLAKE_API size_t fastblake_thread_pool_size(const fastblake_thread_pool* pool);
+
 /** Library-specific failures, beside errno values. */
 enum {
   /** A file shrank while it was being hashed: its hash would be wrong. */
@@ -109,11 +136,60 @@ FASTBLAKE_API int fastblake_blake3_hasher_finalize_seek(const fastblake_blake3_h
                                                         uint64_t seek, uint8_t* out,
                                                         size_t out_len);
 
+/** As fastblake_blake3_hasher_update_parallel, on `pool`'s threads (NULL: the default pool). */
+FASTBLAKE_API void fastblake_blake3_hasher_update_pool(fastblake_blake3_hasher* self,
+                                                       fastblake_thread_pool* pool,
+                                                       const void* input, size_t input_len);
+
 /** Back to the state right after init, in the same mode. */
 FASTBLAKE_API void fastblake_blake3_hasher_reset(fastblake_blake3_hasher* self);
 
 /** Bytes absorbed since init or reset. */
 FASTBLAKE_API uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hasher* self);
+
+/** Hashes `count` independent inputs, input i being lengths[i] bytes at inputs[i]: writes
+ * the 32-byte hash of input i at out + 32 * i, keyed with the 32-byte `key` unless it is NULL.
+ * Small inputs are hashed side by side in the SIMD lanes. Returns 0, or ENOMEM (nothing
+ * written). */
+FASTBLAKE_API int fastblake_blake3_hash_many(const void* const* inputs, const size_t* lengths,
+                                             size_t count, const uint8_t* key, uint8_t* out);
+
+/* ---- BLAKE3's subtree API (blake3::hazmat in <fastblake/blake3.hpp>) ----
+ * Hash pieces of one input anywhere (threads, processes, machines), then merge their chaining
+ * values into the hash of the whole. Read the C++ header's notes first: misuse gives chaining
+ * values that merge into a wrong hash. */
+
+/** Declares that `self`, with nothing absorbed yet, hashes the subtree starting at byte
+ * `offset` of a larger input. Returns 0, or EINVAL if input was absorbed already or offset is
+ * not a multiple of FASTBLAKE_BLAKE3_CHUNK_LEN. Its updates then fail past the subtree's most
+ * (fastblake_blake3_max_subtree_len), absorbing nothing, and its finalize functions write
+ * nothing: use fastblake_blake3_hasher_finalize_non_root. */
+FASTBLAKE_API int fastblake_blake3_hasher_set_input_offset(fastblake_blake3_hasher* self,
+                                                           uint64_t offset);
+/** As fastblake_blake3_hasher_update for a subtree hasher: returns 0, or EINVAL (nothing
+ * absorbed) when the input would make the subtree longer than its offset allows. */
+FASTBLAKE_API int fastblake_blake3_hasher_update_subtree(fastblake_blake3_hasher* self,
+                                                         const void* input, size_t input_len);
+/** The 32-byte chaining value of the subtree absorbed. Returns 0, or EINVAL for an empty
+ * subtree (never valid). */
+FASTBLAKE_API int fastblake_blake3_hasher_finalize_non_root(const fastblake_blake3_hasher* self,
+                                                            uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]);
+/** The chaining value of the parent of two sibling subtrees, in the mode (plain, keyed or key
+ * derivation) of `mode`, any hasher initialised as the subtrees' hashers were. */
+FASTBLAKE_API void fastblake_blake3_merge_subtrees_non_root(
+    const fastblake_blake3_hasher* mode, const uint8_t left[FASTBLAKE_BLAKE3_OUT_LEN],
+    const uint8_t right[FASTBLAKE_BLAKE3_OUT_LEN], uint8_t out[FASTBLAKE_BLAKE3_OUT_LEN]);
+/** The output of the whole input from the root's two children: out_len bytes from position
+ * `seek` (the hash is 32 from 0). */
+FASTBLAKE_API void fastblake_blake3_merge_subtrees_root(
+    const fastblake_blake3_hasher* mode, const uint8_t left[FASTBLAKE_BLAKE3_OUT_LEN],
+    const uint8_t right[FASTBLAKE_BLAKE3_OUT_LEN], uint64_t seek, uint8_t* out, size_t out_len);
+/** The bytes of the left child of a tree of input_len bytes; 0 when input_len is a chunk or
+ * less (a single chunk has no children). */
+FASTBLAKE_API uint64_t fastblake_blake3_left_subtree_len(uint64_t input_len);
+/** The most bytes a subtree starting at `offset` may hold: UINT64_MAX for offset 0 (no
+ * limit), 0 for an offset that is not a multiple of FASTBLAKE_BLAKE3_CHUNK_LEN. */
+FASTBLAKE_API uint64_t fastblake_blake3_max_subtree_len(uint64_t offset);
 
 /* ---- Files (POSIX) ---- */
 
@@ -150,7 +226,10 @@ typedef enum fastblake_blake2_algorithm {
   FASTBLAKE_BLAKE2B = 0,  /* 1 to 64 bytes of hash; keys up to 64 bytes */
   FASTBLAKE_BLAKE2S = 1,  /* 1 to 32 bytes; keys up to 32 bytes */
   FASTBLAKE_BLAKE2BP = 2, /* BLAKE2b over 4 leaves: hash length and key only */
-  FASTBLAKE_BLAKE2SP = 3  /* BLAKE2s over 8 leaves: hash length and key only */
+  FASTBLAKE_BLAKE2SP = 3, /* BLAKE2s over 8 leaves: hash length and key only */
+  FASTBLAKE_BLAKE2XB = 4, /* BLAKE2Xb: hash_length is the output's, 1 to 2^32 - 2 bytes (0: 64);
+                             key, salt and personalisation; no tree parameters */
+  FASTBLAKE_BLAKE2XS = 5  /* BLAKE2Xs: 1 to 65534 bytes of output (0: 32) */
 } fastblake_blake2_algorithm;
 
 /** BLAKE2's parameter block (RFC 7693 and the BLAKE2 paper). Start from
@@ -196,6 +275,18 @@ FASTBLAKE_API void fastblake_blake2_update(fastblake_blake2_state* self, const v
 /** Writes the hash of everything absorbed so far (the parameters' length) to out; updates may
  * continue. Returns the number of bytes written. */
 FASTBLAKE_API size_t fastblake_blake2_finalize(const fastblake_blake2_state* self, uint8_t* out);
+/** Bytes [offset, offset + out_len) of the hash (any range of BLAKE2X's output on its own).
+ * Returns 0, or EINVAL, writing nothing, for a range past the hash's end. */
+FASTBLAKE_API int fastblake_blake2_finalize_range(const fastblake_blake2_state* self,
+                                                  uint64_t offset, uint8_t* out, size_t out_len);
+
+/** Hashes `count` independent inputs with one algorithm (BLAKE2B or BLAKE2S) and parameter
+ * set: the hash of input i (lengths[i] bytes at inputs[i]) at out + i * hash length, several
+ * inputs a SIMD register. Returns 0, or EINVAL (as fastblake_blake2) or ENOMEM, writing
+ * nothing. */
+FASTBLAKE_API int fastblake_blake2_hash_many(int algorithm, const fastblake_blake2_params* params,
+                                             const void* const* inputs, const size_t* lengths,
+                                             size_t count, uint8_t* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

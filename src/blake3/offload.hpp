@@ -106,6 +106,10 @@ struct internal_access {
                                 std::uint8_t flags) noexcept {
     return hazmat::mode(key_words, flags);
   }
+  /// The mode h hashes in (for the C interface, whose hashers carry their mode).
+  static hazmat::mode mode_of(const hasher& h) noexcept {
+    return hazmat::mode(h.key_words_, h.chunk_.flags);
+  }
   /// hasher::update_parallel for the automatic functions: may offload.
   static void update_automatic(hasher& h, std::span<const std::byte> input, thread_pool* pool) {
     h.update_with(input, pool, true);

@@ -309,6 +309,212 @@ static void test_blake2(void) {
   CHECK(fastblake_blake2_init(&state, 9, NULL) == EINVAL);
 }
 
+static void test_backends_and_threads(void) {
+  const char* names[16];
+  const size_t count = fastblake_available_backends(names, 16);
+  CHECK(count >= 1 && count <= 16);
+  char joined[256] = "";
+  for (size_t i = 0; i < count; ++i) {
+    if (i != 0) strcat(joined, ",");
+    strcat(joined, names[i]);
+  }
+  CHECK(strcmp(joined, expected_backends()) == 0);
+  CHECK(fastblake_available_backends(NULL, 0) == count);
+  const char* original = fastblake_active_backend();
+  uint8_t want[32], got[32];
+  uint8_t* in = test_input(5000);
+  expected_blake3(0, NULL, NULL, 0, in, 5000, 0, want, 32);
+  for (size_t i = 0; i < count; ++i) {
+    CHECK(fastblake_use_backend(names[i]) == 0);
+    CHECK(strcmp(fastblake_active_backend(), names[i]) == 0);
+    fastblake_blake3_hash(in, 5000, got);
+    CHECK(memcmp(got, want, 32) == 0);
+  }
+  CHECK(fastblake_use_backend("no-such-backend") == EINVAL);
+  CHECK(fastblake_use_backend(NULL) == EINVAL);
+  CHECK(fastblake_use_backend(original) == 0);
+  CHECK(strcmp(fastblake_backend_override_error(), "") == 0);
+  CHECK(strlen(fastblake_active_blake2_kernels()) > 0);
+
+  CHECK(fastblake_default_threads() >= 1);
+  fastblake_thread_pool* pool = fastblake_thread_pool_new(3);
+  CHECK(pool != NULL && fastblake_thread_pool_size(pool) == 3);
+  uint8_t* big = test_input(3u << 20);
+  uint8_t want_big[32];
+  expected_blake3(0, NULL, NULL, 0, big, 3u << 20, 0, want_big, 32);
+  fastblake_blake3_hasher h;
+  fastblake_blake3_hasher_init(&h);
+  fastblake_blake3_hasher_update_pool(&h, pool, big, 3u << 20);
+  fastblake_blake3_hasher_finalize(&h, got, 32);
+  CHECK(memcmp(got, want_big, 32) == 0);
+  fastblake_blake3_hasher_init(&h);
+  fastblake_blake3_hasher_update_pool(&h, NULL, big, 3u << 20);
+  fastblake_blake3_hasher_finalize(&h, got, 32);
+  CHECK(memcmp(got, want_big, 32) == 0);
+  fastblake_thread_pool_free(pool);
+  fastblake_thread_pool_free(NULL);
+  errno = 0;
+  CHECK(fastblake_thread_pool_new(5000) == NULL && errno == EINVAL);
+  free(big);
+  free(in);
+}
+
+static void test_hash_many(void) {
+  enum { n = 40 };
+  const void* inputs[n];
+  size_t lengths[n];
+  uint8_t* buffers[n];
+  uint8_t key[32];
+  for (int i = 0; i < 32; ++i) key[i] = (uint8_t)(3 * i);
+  for (int i = 0; i < n; ++i) {
+    lengths[i] = (size_t)(i * 97 % 3000);
+    buffers[i] = test_input(lengths[i]);
+    inputs[i] = buffers[i];
+  }
+  uint8_t out[n * 64], want[64];
+  CHECK(fastblake_blake3_hash_many(inputs, lengths, n, NULL, out) == 0);
+  for (int i = 0; i < n; ++i) {
+    expected_blake3(0, NULL, NULL, 0, inputs[i], lengths[i], 0, want, 32);
+    CHECK(memcmp(out + 32 * i, want, 32) == 0);
+  }
+  CHECK(fastblake_blake3_hash_many(inputs, lengths, n, key, out) == 0);
+  for (int i = 0; i < n; ++i) {
+    expected_blake3(1, key, NULL, 0, inputs[i], lengths[i], 0, want, 32);
+    CHECK(memcmp(out + 32 * i, want, 32) == 0);
+  }
+  CHECK(fastblake_blake3_hash_many(NULL, NULL, 0, NULL, NULL) == 0);
+  for (int algorithm = FASTBLAKE_BLAKE2B; algorithm <= FASTBLAKE_BLAKE2S; ++algorithm) {
+    fastblake_blake2_params p;
+    fastblake_blake2_params_init(&p);
+    p.hash_length = 20;
+    p.key = key;
+    p.key_length = 9;
+    CHECK(fastblake_blake2_hash_many(algorithm, &p, inputs, lengths, n, out) == 0);
+    for (int i = 0; i < n; ++i) {
+      expected_blake2(algorithm, &p, inputs[i], lengths[i], want);
+      CHECK(memcmp(out + 20 * i, want, 20) == 0);
+    }
+  }
+  CHECK(fastblake_blake2_hash_many(FASTBLAKE_BLAKE2BP, NULL, inputs, lengths, n, out) == EINVAL);
+  for (int i = 0; i < n; ++i) free(buffers[i]);
+}
+
+static void test_subtrees(void) {
+  uint8_t key[32];
+  for (int i = 0; i < 32; ++i) key[i] = (uint8_t)(5 * i + 2);
+  const char* context = "fastblake C subtrees";
+  const size_t n = 10 * 1024 + 333;
+  uint8_t* in = test_input(n);
+  CHECK(fastblake_blake3_left_subtree_len(n) == 8192);
+  CHECK(fastblake_blake3_left_subtree_len(1024) == 0);
+  CHECK(fastblake_blake3_max_subtree_len(0) == UINT64_MAX);
+  CHECK(fastblake_blake3_max_subtree_len(8192) == 8192);
+  CHECK(fastblake_blake3_max_subtree_len(100) == 0);
+  for (int mode = 0; mode < 3; ++mode) {
+    fastblake_blake3_hasher modes[3];
+    fastblake_blake3_hasher_init(&modes[0]);
+    fastblake_blake3_hasher_init_keyed(&modes[1], key);
+    fastblake_blake3_hasher_init_derive_key(&modes[2], context);
+    const uint64_t split = fastblake_blake3_left_subtree_len(n);
+    uint8_t left[32], right[32], want[32];
+    fastblake_blake3_hasher h = modes[mode];
+    CHECK(fastblake_blake3_hasher_set_input_offset(&h, 0) == 0);
+    CHECK(fastblake_blake3_hasher_update_subtree(&h, in, split) == 0);
+    CHECK(fastblake_blake3_hasher_finalize_non_root(&h, left) == 0);
+    expected_subtree(mode, key, context, in, split, 0, want);
+    CHECK(memcmp(left, want, 32) == 0);
+    h = modes[mode];
+    CHECK(fastblake_blake3_hasher_set_input_offset(&h, split) == 0);
+    CHECK(fastblake_blake3_hasher_update_subtree(&h, in + split, n - split) == 0);
+    CHECK(fastblake_blake3_hasher_finalize_non_root(&h, right) == 0);
+    expected_subtree(mode, key, context, in + split, n - split, split, want);
+    CHECK(memcmp(right, want, 32) == 0);
+    uint8_t whole[100], merged[100];
+    expected_blake3(mode, key, context, strlen(context), in, n, 7, whole, 100);
+    fastblake_blake3_merge_subtrees_root(&modes[mode], left, right, 7, merged, 100);
+    CHECK(memcmp(merged, whole, 100) == 0);
+    uint8_t parent[32];
+    fastblake_blake3_merge_subtrees_non_root(&modes[mode], left, right, parent);
+    CHECK(memcmp(parent, left, 32) != 0);
+  }
+  /* Misuse: EINVAL and nothing absorbed or written. */
+  fastblake_blake3_hasher h;
+  fastblake_blake3_hasher_init(&h);
+  CHECK(fastblake_blake3_hasher_set_input_offset(&h, 100) == EINVAL);
+  uint8_t untouched[32];
+  memset(untouched, 0x5a, 32);
+  CHECK(fastblake_blake3_hasher_set_input_offset(&h, 1024) == 0);
+  CHECK(fastblake_blake3_hasher_finalize_non_root(&h, untouched) == EINVAL);
+  CHECK(fastblake_blake3_hasher_update_subtree(&h, in, 2048) == EINVAL);
+  CHECK(fastblake_blake3_hasher_count(&h) == 0);
+  for (int i = 0; i < 32; ++i) CHECK(untouched[i] == 0x5a);
+  fastblake_blake3_hasher_update(&h, in, 1);
+  CHECK(fastblake_blake3_hasher_set_input_offset(&h, 0) == EINVAL);
+  free(in);
+}
+
+static void test_blake2x(void) {
+  uint8_t key[64], salt[16], personal[16];
+  for (int i = 0; i < 64; ++i) key[i] = (uint8_t)i;
+  for (int i = 0; i < 16; ++i) salt[i] = (uint8_t)(30 + i), personal[i] = (uint8_t)(90 + i);
+  static const uint64_t lengths[] = {1, 31, 32, 33, 64, 65, 1000, 4096};
+  for (int b = 0; b < 2; ++b) {
+    const int algorithm = b ? FASTBLAKE_BLAKE2XB : FASTBLAKE_BLAKE2XS;
+    for (size_t l = 0; l < COUNT(lengths); ++l) {
+      fastblake_blake2_params p;
+      fastblake_blake2_params_init(&p);
+      p.hash_length = (size_t)lengths[l];
+      p.key = key;
+      p.key_length = b ? 40 : 20;
+      p.salt = salt;
+      p.salt_length = b ? 16 : 8;
+      p.personal = personal;
+      p.personal_length = 5;
+      uint8_t* in = test_input(3000);
+      uint8_t* want = malloc(lengths[l]);
+      uint8_t* got = malloc(lengths[l]);
+      expected_blake2x(b, &p, in, 3000, lengths[l], want);
+      CHECK(fastblake_blake2(algorithm, &p, in, 3000, got) == 0);
+      CHECK(memcmp(got, want, lengths[l]) == 0);
+      fastblake_blake2_state state;
+      CHECK(fastblake_blake2_init(&state, algorithm, &p) == 0);
+      fastblake_blake2_update(&state, in, 1000);
+      fastblake_blake2_update(&state, in + 1000, 2000);
+      memset(got, 0, lengths[l]);
+      CHECK(fastblake_blake2_finalize(&state, got) == lengths[l]);
+      CHECK(memcmp(got, want, lengths[l]) == 0);
+      if (lengths[l] > 10) {
+        memset(got, 0, lengths[l]);
+        CHECK(fastblake_blake2_finalize_range(&state, 3, got, (size_t)lengths[l] - 10) == 0);
+        CHECK(memcmp(got, want + 3, lengths[l] - 10) == 0);
+      }
+      CHECK(fastblake_blake2_finalize_range(&state, lengths[l], got, 1) == EINVAL);
+      free(got);
+      free(want);
+      free(in);
+    }
+    /* Tree parameters are refused; lengths out of range too. */
+    fastblake_blake2_params p;
+    fastblake_blake2_params_init(&p);
+    uint8_t out[64];
+    p.fanout = 2;
+    CHECK(fastblake_blake2(algorithm, &p, "x", 1, out) == EINVAL);
+    fastblake_blake2_params_init(&p);
+    p.hash_length = b ? (size_t)0xFFFFFFFFu : 65535;
+    fastblake_blake2_state state;
+    CHECK(fastblake_blake2_init(&state, algorithm, &p) == EINVAL);
+  }
+  /* The digest range of the sequential forms. */
+  fastblake_blake2_state state;
+  uint8_t full[64], part[10];
+  CHECK(fastblake_blake2_init(&state, FASTBLAKE_BLAKE2B, NULL) == 0);
+  fastblake_blake2_update(&state, "abc", 3);
+  fastblake_blake2_finalize(&state, full);
+  CHECK(fastblake_blake2_finalize_range(&state, 50, part, 10) == 0);
+  CHECK(memcmp(part, full + 50, 10) == 0);
+  CHECK(fastblake_blake2_finalize_range(&state, 60, part, 10) == EINVAL);
+}
+
 int main(void) {
   test_library();
   test_blake3_vectors();
@@ -316,6 +522,10 @@ int main(void) {
   test_blake3_hasher();
   test_files();
   test_blake2();
+  test_backends_and_threads();
+  test_hash_many();
+  test_subtrees();
+  test_blake2x();
   if (failures != 0) {
     fprintf(stderr, "%d failure(s)\n", failures);
     return 1;

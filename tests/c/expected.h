@@ -21,6 +21,16 @@ void expected_blake3(int mode, const uint8_t* key, const void* context, size_t c
 size_t expected_blake2(int algorithm, const fastblake_blake2_params* params, const void* input,
                        size_t input_len, uint8_t* out);
 
+/* The chaining value of the subtree of input at byte `offset`, in mode 0, 1 or 2 (as above). */
+void expected_subtree(int mode, const uint8_t* key, const char* context, const void* input,
+                      size_t input_len, uint64_t offset, uint8_t out[32]);
+/* BLAKE2Xb (b != 0) or BLAKE2Xs: `length` bytes with the key, salt and personalisation of
+ * params. */
+void expected_blake2x(int b, const fastblake_blake2_params* params, const void* input,
+                      size_t input_len, uint64_t length, uint8_t* out);
+/* The backends the C++ API reports, as one comma-separated static string. */
+const char* expected_backends(void);
+
 #ifdef __cplusplus
 }
 #endif
