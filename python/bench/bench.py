@@ -2,12 +2,15 @@
 """fastblake's Python module against the references in the same process, interleaved: the
 blake3 package (blake3-py) at 64 B, 1 KiB, 64 KiB, 1 MiB and 64 MiB on one thread and with
 max_threads=AUTO; hashlib's blake2b for per-call overhead at 64 B; the C++ library's own speed
-at 1 MiB and 64 MiB (fastblake-bench, when given); two Python threads hashing separately.
+at 1 MiB, in the same process (the shared library's C interface through ctypes, when given)
+and from fastblake-bench (when given, run after); two Python threads hashing separately.
 
 Prints a Markdown table of medians (GB/s or ns a call) and ratios, and the machine.
 Usage: python/bench/bench.py [--rounds 15] [--cxx-bench build/release/bench/fastblake-bench]
+                             [--c-library build/shared/libfastblake.so]
 """
 import argparse
+import ctypes
 import hashlib
 import json
 import os
@@ -81,6 +84,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--cxx-bench")
+    parser.add_argument("--c-library")
     args = parser.parse_args()
     print(f"Machine: {machine()}\n")
     print("| input | threads | fastblake GB/s | blake3 package GB/s | ratio |")
@@ -109,6 +113,30 @@ def main():
     print("|---|---|")
     for name, seconds in t.items():
         print(f"| `{name}(b).digest()` | {seconds * 1e9:.0f} |")
+    if args.c_library:
+        # The library itself, one thread, in this process and interleaved with the module: what
+        # a call costs the module beyond the hashing.
+        lib = ctypes.CDLL(args.c_library)
+        state = (ctypes.c_uint64 * 256)()
+        out = ctypes.create_string_buffer(32)
+        lib.fastblake_blake3_hasher_update.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                                       ctypes.c_size_t]
+        lib.fastblake_blake3_hasher_finalize.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                                         ctypes.c_size_t]
+        print("\nAgainst the C library in the same process (one thread, interleaved):\n")
+        print("| input | module GB/s | C library GB/s | ratio |")
+        print("|---|---|---|---|")
+        for size in (64 << 10, 1 << 20, 64 << 20):
+            data = os.urandom(size)
+
+            def c_serial():
+                lib.fastblake_blake3_hasher_init(ctypes.byref(state))
+                lib.fastblake_blake3_hasher_update(ctypes.byref(state), data, size)
+                lib.fastblake_blake3_hasher_finalize(ctypes.byref(state), out, 32)
+            t = interleaved({"module": lambda: fastblake.blake3(data).digest(), "c": c_serial},
+                            args.rounds)
+            print(f"| {size} B | {size / t['module'] / 1e9:.3f} | {size / t['c'] / 1e9:.3f} | "
+                  f"**{t['c'] / t['module']:.2f}x** |")
     if args.cxx_bench:
         print("\nAgainst the C++ library (fastblake-bench, same machine, run after):\n")
         print("| input | threads | Python GB/s | C++ GB/s | ratio |")
