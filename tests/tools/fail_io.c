@@ -6,14 +6,19 @@
  * would, with errno FASTBLAKE_FAIL_ERRNO (a number; EIO by default). Only calls through the
  * dynamic symbols are caught: the tools' own I/O, which uses read(2) and write(2) directly;
  * not stdio's, nor memory-mapped files. Reads of the file FASTBLAKE_DELAY_PATH names sleep
- * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show. */
+ * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show.
+ * Three more operations act at the first read of the target path, for b3sum-mpi's tests:
+ * "kill" kills the process with SIGKILL (a node that dies), "grow" appends a byte to the
+ * file and "shrink" truncates it to half its size (a file changed while it is hashed). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -100,9 +105,36 @@ OPEN_WRAPPER(open64)
 OPENAT_WRAPPER(openat)
 OPENAT_WRAPPER(openat64)
 
+static int acted;
+
+/* The kill, grow and shrink operations, once, at the first read of the target. */
+static void act_on(int fd) {
+  if (fd < 0 || fd != __atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST)) return;
+  if (__atomic_exchange_n(&acted, 1, __ATOMIC_SEQ_CST)) return;
+  const char* path = getenv("FASTBLAKE_FAIL_PATH");
+  if (failing_op("kill")) raise(SIGKILL);
+  if (failing_op("grow")) {
+    static int (*real_open)(const char*, int, ...);
+    if (real_open == NULL) real_open = (int (*)(const char*, int, ...))dlsym(RTLD_NEXT, "open");
+    const int out = real_open(path, O_WRONLY | O_APPEND);
+    static ssize_t (*real_write)(int, const void*, size_t);
+    if (real_write == NULL)
+      real_write = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
+    if (out >= 0) {
+      if (real_write(out, "+", 1) != 1) abort();
+      close(out);
+    }
+  }
+  if (failing_op("shrink")) {
+    struct stat info;
+    if (stat(path, &info) != 0 || truncate(path, info.st_size / 2) != 0) abort();
+  }
+}
+
 /* How many of n bytes fd may read or write now (op): -1 when it must fail. */
 static long long allowed(int fd, size_t n, const char* op) {
   start();
+  if (strcmp(op, "read") == 0) act_on(fd);
   if (fd == __atomic_load_n(&delayed_fd, __ATOMIC_SEQ_CST) && strcmp(op, "read") == 0) {
     const char* us = getenv("FASTBLAKE_DELAY_US");
     usleep(us != NULL ? (useconds_t)atoi(us) : 0);

@@ -47,6 +47,9 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view official_version = "1.8.2";
 
+// The most files (or check lines) handed to a distributor at once.
+constexpr std::size_t distributed_batch = 1u << 16;
+
 constexpr std::string_view usage_text = "Usage: b3sum [OPTIONS] [FILE]...\n";
 
 constexpr std::string_view help_text =
@@ -298,7 +301,9 @@ std::optional<std::uint64_t> parse_number(std::string_view s, const char** why =
 
 struct context {
   options opt;
+  b3sum::mode_spec spec;
   b3::hasher mode;
+  b3sum::distributor* elsewhere = nullptr;
   b3::file_options file;
   std::uint64_t length = 32;
   std::uint64_t seek = 0;
@@ -321,6 +326,14 @@ void attach_progress(context& ctx, bool shared) {
       return true;
     };
   }
+}
+
+// The whole job's progress, for a distributor.
+std::function<void(std::uint64_t, std::uint64_t)> progress_callback(const context& ctx) {
+  if (!ctx.progress) return {};
+  b3sum::progress_display* display = ctx.progress.get();
+  return
+      [display](std::uint64_t done, std::uint64_t total) { display->update_shared(done, total); };
 }
 
 // Hashes one input ("-" is standard input, read as a stream) into a reader; on failure, the
@@ -396,23 +409,11 @@ void verdict(const context& ctx, const std::string& line) {
   check_output();
 }
 
-// Checks one line of a check file, printing its verdict, and counts it.
-void check_line(const context& ctx, std::string_view line, tools::check_counts& counts) {
+// The verdict on one well-formed line of a check file, given what hashing its file gave.
+void check_verdict(const context& ctx, const b3sum::check_entry& entry,
+                   std::optional<b3::output_reader>& reader, const std::error_code& ec,
+                   const std::string& error, tools::check_counts& counts) {
   const tools::check_options& o = ctx.opt.checking;
-  const auto parsed = b3sum::parse_check_line(line);
-  if (const auto* why = std::get_if<const char*>(&parsed)) {
-    ++counts.malformed;
-    if (!o.status) {
-      out.flush();
-      to_stderr(std::string("b3sum: ") + *why + "\n");
-    }
-    return;
-  }
-  ++counts.well_formed;
-  const auto& entry = std::get<b3sum::check_entry>(parsed);
-  std::error_code ec;
-  std::string error;
-  auto reader = hash_input(ctx, entry.path, ec, error);
   if (ctx.progress) ctx.progress->clear();
   if (!reader) {
     if (o.ignore_missing && ec == std::errc::no_such_file_or_directory) return;
@@ -435,6 +436,56 @@ void check_line(const context& ctx, std::string_view line, tools::check_counts& 
   }
 }
 
+// Checks lines of a check file in order, printing their verdicts, and counts them. With a
+// distributor, their files (standard input aside) are hashed through it all at once.
+void check_lines(const context& ctx, const std::vector<std::string>& lines,
+                 tools::check_counts& counts) {
+  std::vector<std::variant<b3sum::check_entry, const char*>> parsed;
+  std::vector<std::string> elsewhere;
+  for (const std::string& line : lines) {
+    parsed.push_back(b3sum::parse_check_line(line));
+    const auto* entry = std::get_if<b3sum::check_entry>(&parsed.back());
+    if (ctx.elsewhere != nullptr && entry != nullptr && entry->path != "-") {
+      elsewhere.push_back(entry->path);
+    }
+  }
+  std::vector<std::optional<b3::file_result>> hashed(elsewhere.size());
+  if (!elsewhere.empty()) {
+    ctx.elsewhere->hash(
+        elsewhere, ctx.spec, ctx.file.pool, progress_callback(ctx),
+        [&](std::size_t i, b3::file_result&& r) { hashed[i].emplace(std::move(r)); });
+  }
+  std::size_t next_hashed = 0;
+  for (const auto& line : parsed) {
+    if (const auto* why = std::get_if<const char*>(&line)) {
+      ++counts.malformed;
+      if (!ctx.opt.checking.status) {
+        out.flush();
+        to_stderr(std::string("b3sum: ") + *why + "\n");
+      }
+      continue;
+    }
+    ++counts.well_formed;
+    const auto& entry = std::get<b3sum::check_entry>(line);
+    std::error_code ec;
+    std::string error;
+    std::optional<b3::output_reader> reader;
+    if (ctx.elsewhere != nullptr && entry.path != "-") {
+      b3::file_result& r = *hashed[next_hashed++];
+      if (ctx.progress) ctx.progress->finish();
+      ec = r.error;
+      if (ec) {
+        error = os_error(ec);
+      } else {
+        reader = r.output;
+      }
+    } else {
+      reader = hash_input(ctx, entry.path, ec, error);
+    }
+    check_verdict(ctx, entry, reader, ec, error, counts);
+  }
+}
+
 // Checks every line of one check file. A check file that cannot be opened or read ends the
 // run, as in the official b3sum. Returns whether it passed.
 bool check_file(const context& ctx, const std::string& name) {
@@ -442,8 +493,17 @@ bool check_file(const context& ctx, const std::string& name) {
   if (fd < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
   tools::line_reader in(fd);
   tools::check_counts counts;
-  std::string line;
-  while (in.next(line)) check_line(ctx, line, counts);
+  // One line at a time, as the official b3sum, unless a distributor hashes many at once.
+  const std::size_t group = ctx.elsewhere != nullptr ? distributed_batch : 1;
+  std::vector<std::string> lines;
+  for (std::string line; in.next(line);) {
+    lines.push_back(std::move(line));
+    if (lines.size() == group) {
+      check_lines(ctx, lines, counts);
+      lines.clear();
+    }
+  }
+  if (!lines.empty()) check_lines(ctx, lines, counts);
   if (in.error() != 0) fatal(os_error(std::error_code(in.error(), std::generic_category())));
   if (fd != STDIN_FILENO) ::close(fd);
   const tools::check_options& o = ctx.opt.checking;
@@ -512,11 +572,12 @@ std::uint64_t total_size(const std::vector<tools::walked>& files) {
   return total;
 }
 
-int run_unguarded(int argc, char** argv) {
+int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
   // As Rust's runtime: a closed standard descriptor is /dev/null, so that no file opened here
   // takes its place.
   tools::fill_closed_standard_descriptors();
   context ctx;
+  ctx.elsewhere = files_elsewhere;
   ctx.opt = parse(argc, argv);
   const options& o = ctx.opt;
   if (o.raw && o.files.size() > 1) fatal("Only one filename can be provided when using --raw");
@@ -536,17 +597,22 @@ int run_unguarded(int argc, char** argv) {
     jobs = tools::usable_threads(*n);
   }
   if (o.keyed) {
-    ctx.mode = b3::hasher::keyed(read_key());
+    ctx.spec.mode = b3sum::mode_spec::kind::keyed;
+    ctx.spec.key = read_key();
   } else if (o.derive_key) {
-    ctx.mode = b3::hasher::derive_key(*o.derive_key);
+    ctx.spec.mode = b3sum::mode_spec::kind::derive_key;
+    ctx.spec.context = *o.derive_key;
   }
+  ctx.mode = b3::hasher(ctx.spec.to_mode());
   const std::vector<tools::walked> files = inputs(o);
   if (o.raw && files.size() > 1) fatal("Only one filename can be provided when using --raw");
-  if (o.progress && ::isatty(STDERR_FILENO) != 0) {
+  // Under mpirun, standard error is always a pipe: whether it ends at a terminal is unknown, so a
+  // distributed run draws when asked.
+  if (o.progress && (ctx.elsewhere != nullptr || ::isatty(STDERR_FILENO) != 0)) {
     // When checking, the files to hash are in the check files: no total to show.
     ctx.progress = std::make_unique<b3sum::progress_display>(
         STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
-    attach_progress(ctx, !o.check && jobs > 1);
+    attach_progress(ctx, ctx.elsewhere != nullptr || (!o.check && jobs > 1));
   }
   bool any_failed = false;
   if (o.check) {
@@ -594,7 +660,32 @@ int run_unguarded(int argc, char** argv) {
   const auto walk_error = [&](const tools::walked& f) {
     report(f.path, std::nullopt, os_error(std::error_code(f.error, std::generic_category())));
   };
-  if (jobs > 1) {
+  const auto is_alone = [&](std::size_t i) { return files[i].path == "-" || files[i].error != 0; };
+  const auto hash_alone = [&](std::size_t i) {
+    if (files[i].error != 0) {
+      walk_error(files[i]);
+    } else {
+      hash_one(files[i].path);
+    }
+  };
+  if (ctx.elsewhere != nullptr) {
+    tools::in_ordered_batches(files.size(), distributed_batch, is_alone, hash_alone,
+                              [&](std::size_t first, std::size_t last) {
+                                std::vector<std::string> batch;
+                                for (std::size_t k = first; k < last; ++k)
+                                  batch.push_back(files[k].path);
+                                ctx.elsewhere->hash(
+                                    batch, ctx.spec, ctx.file.pool, progress_callback(ctx),
+                                    [&](std::size_t k, b3::file_result&& r) {
+                                      if (ctx.progress) ctx.progress->finish();
+                                      if (r.error) {
+                                        report(batch[k], std::nullopt, os_error(r.error));
+                                      } else {
+                                        report(batch[k], r.output, "");
+                                      }
+                                    });
+                              });
+  } else if (jobs > 1) {
     // Files in batches hashed at once by hash_files on a pool of `jobs` threads (unless
     // --num-threads chose one); standard input on its own, in order.
     std::unique_ptr<fastblake::thread_pool> job_pool;
@@ -603,16 +694,7 @@ int run_unguarded(int argc, char** argv) {
       ctx.file.pool = job_pool.get();
     }
     tools::in_ordered_batches(
-        files.size(), 512 * jobs,
-        [&](std::size_t i) { return files[i].path == "-" || files[i].error != 0; },
-        [&](std::size_t i) {
-          if (files[i].error != 0) {
-            walk_error(files[i]);
-          } else {
-            hash_one(files[i].path);
-          }
-        },
-        [&](std::size_t first, std::size_t last) {
+        files.size(), 512 * jobs, is_alone, hash_alone, [&](std::size_t first, std::size_t last) {
           std::vector<fs::path> batch;
           for (std::size_t k = first; k < last; ++k) batch.emplace_back(files[k].path);
           const auto results = b3::hash_files(batch, ctx.mode, ctx.file);
@@ -626,13 +708,7 @@ int run_unguarded(int argc, char** argv) {
           }
         });
   } else {
-    for (const tools::walked& f : files) {
-      if (f.error != 0) {
-        walk_error(f);
-      } else {
-        hash_one(f.path);
-      }
-    }
+    for (std::size_t i = 0; i < files.size(); ++i) hash_alone(i);
   }
   if (ctx.progress) ctx.progress->clear();
   out.flush();
@@ -640,13 +716,32 @@ int run_unguarded(int argc, char** argv) {
   return any_failed ? 1 : 0;
 }
 
-}  // namespace
-
-int b3sum::run(int argc, char** argv) {
+// Runs b3sum, its exit status the result of any way it ends.
+int run_guarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
   out.reset();
   try {
-    return run_unguarded(argc, argv);
+    return run_unguarded(argc, argv, files_elsewhere);
   } catch (const tools::exit_status& e) {
     return e.code;
   }
+}
+
+}  // namespace
+
+fastblake::blake3::hazmat::mode b3sum::mode_spec::to_mode() const {
+  switch (mode) {
+    case kind::keyed:
+      return b3::hazmat::mode::keyed(key);
+    case kind::derive_key:
+      return b3::hazmat::mode::derive_key(context);
+    case kind::hash:
+      break;
+  }
+  return b3::hazmat::mode::hash();
+}
+
+int b3sum::run(int argc, char** argv) { return run_guarded(argc, argv, nullptr); }
+
+int b3sum::run_distributed(int argc, char** argv, distributor& files_elsewhere) {
+  return run_guarded(argc, argv, &files_elsewhere);
 }

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""b3sum-mpi under mpiexec on this machine (oversubscribed) against the official b3sum, byte
+for byte (standard output, standard error, exit status), on 1, 2, 3, 4 and 8 ranks, in every
+mode the official version has; fastblake's own options against fastblake's b3sum. Sizes go
+around every boundary the splitter makes: FASTBLAKE_MPI_PIECE_SIZE makes pieces small, so that
+files of a few chunks are cut into many. Then a sparse file past 4 GiB in the default pieces,
+hundreds of files in one run, check files, and failures: a read error, an open error, a file
+that grows or shrinks, each on a rank other than the root, and a rank killed mid-run.
+
+Usage: b3sum_mpi_test.py MPIEXEC B3SUM_MPI B3SUM FAIL_IO_LIBRARY
+"""
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MPIEXEC, OURS, OUR_B3SUM, FAIL_IO = (os.path.abspath(a) for a in sys.argv[1:5])
+OFFICIAL = shutil.which("b3sum", path="/usr/bin")
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
+ENV["LC_ALL"] = "C"
+# Open MPI refuses root without these (CI runs as root); they change nothing for other users.
+ENV["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+ENV["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+# -q: no banner of Open MPI's own when a rank exits non-zero, so the output is b3sum's.
+LAUNCH = [MPIEXEC, "-q", "--oversubscribe"]
+failures = []
+
+
+def run(command, stdin=b"", env=None, cwd=None, timeout=300):
+    environ = dict(ENV)
+    environ.update(env or {})
+    try:
+        p = subprocess.run(command, input=stdin, capture_output=True, env=environ, cwd=cwd,
+                           timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return "timed out", b"", b""
+
+
+def mpi(ranks, args, stdin=b"", env=None, cwd=None, wrapper=()):
+    return run(LAUNCH + ["-n", str(ranks)] + list(wrapper) + [OURS] + args, stdin, env, cwd)
+
+
+def check(name, got, want):
+    if got != want:
+        shown = lambda r: (r[0], r[1][:600], r[2][:600])  # noqa: E731
+        failures.append(f"{name}:\n  got  {shown(got)!r}\n  want {shown(want)!r}")
+
+
+def same(name, ranks, args, stdin=b"", cwd=None, piece=None, reference=None):
+    env = {"FASTBLAKE_MPI_PIECE_SIZE": str(piece)} if piece else None
+    want = run([reference or OFFICIAL] + args, stdin, cwd=cwd)
+    check(f"{name} on {ranks} ranks", mpi(ranks, args, stdin, env, cwd), want)
+
+
+with tempfile.TemporaryDirectory() as d:
+    rng = random.Random(1)
+    piece = 8192
+    sizes = [0, 1, 63, 64, 1023, 1024, 1025, 2047, 2048, 2049, 8191, 8192, 8193]
+    for k in (2, 3, 4, 5, 8, 16, 32):
+        sizes += [k * piece - 1, k * piece, k * piece + 1]
+    sizes += [3 * piece + 1000, 7 * piece + 5000, 100000]
+    names = []
+    for i, n in enumerate(sizes):
+        name = f"f{i:02d}_{n}"
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(rng.randbytes(n))
+        names.append(name)
+    key = bytes(range(32))
+    modes = [("plain", [], b""), ("keyed", ["--keyed"], key),
+             ("derive-key", ["--derive-key", "fastblake mpi test"], b""),
+             ("length 100", ["--length", "100"], b""), ("no names", ["--no-names"], b""),
+             ("2 threads per rank", ["--num-threads", "2"], b""),
+             ("length 7, keyed", ["-l", "7", "--keyed"], key)]
+    with_missing = names[:5] + ["missing"] + names[5:] + [d]  # a missing file, a directory
+    if not OFFICIAL:
+        print("the official b3sum (Debian's b3sum) is not installed: skipped")
+        sys.exit(77)
+    for ranks in (1, 2, 3, 4, 8):
+        for mode, args, stdin in modes:
+            same(f"{mode}, pieces of {piece}", ranks, args + with_missing, stdin, d, piece)
+    # Every chunk its own piece; and the default pieces, files whole.
+    for ranks in (2, 5):
+        same("pieces of one chunk", ranks, names, b"", d, 1024)
+        same("default pieces", ranks, ["--keyed"] + names, key, d)
+    # One input in raw bytes; standard input, which the root reads.
+    for ranks in (1, 3):
+        same("raw", ranks, ["--raw", names[-1]], b"", d, piece)
+        same("standard input and files", ranks, [names[9], "-", names[20]], b"abc" * 5000, d,
+             piece)
+    # fastblake's own options, against fastblake's b3sum.
+    for ranks in (1, 3):
+        for args in (["--tag"] + names, ["--tag", "-l", "9"] + names,
+                     ["--seek", "100", "-l", "50"] + names, ["-z"] + names, ["-r", "."]):
+            same(" ".join(args[:3]), ranks, args, b"", d, piece, OUR_B3SUM)
+
+    # Check files: OK, FAILED, a missing file, malformed lines; then GNU's options.
+    ok = run([OFFICIAL] + names, cwd=d)[1]
+    lines = ok.splitlines(keepends=True)
+    wrong = lines[7][:3] + (b"0" if lines[7][3:4] != b"0" else b"1") + lines[7][4:]
+    sums = b"".join(lines[:7]) + wrong + b"x" * 64 + b"  missing\n" + b"not a line\n" + b"".join(
+        lines[8:])
+    with open(os.path.join(d, "sums"), "wb") as f:
+        f.write(sums)
+    for ranks in (1, 2, 4, 8):
+        same("check", ranks, ["--check", "sums"], b"", d, piece)
+        same("check, quiet", ranks, ["-c", "--quiet", "sums"], b"", d, piece)
+        same("check from standard input", ranks, ["-c"], sums, d, piece)
+    for ranks in (1, 3):
+        for args in (["-c", "--status", "sums"], ["-c", "--ignore-missing", "sums"],
+                     ["-c", "sums", "nosuchsums", "sums"]):
+            same(" ".join(args), ranks, args, b"", d, piece, OUR_B3SUM)
+
+    # Hundreds of files in one run.
+    many = []
+    for i in range(300):
+        name = os.path.join("many", f"m{i}")
+        os.makedirs(os.path.join(d, "many"), exist_ok=True)
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(rng.randbytes(rng.choice([0, 1, 1024, 5000, 20000, 70000])))
+        many.append(name)
+    for ranks in (4, 8):
+        same("300 files", ranks, many, b"", d, piece)
+
+    # A sparse file past 4 GiB, in the default pieces of 256 MiB.
+    big = os.path.join(d, "sparse")
+    with open(big, "wb") as f:
+        f.truncate((4 << 30) + 12345)
+    for ranks in (1, 3):
+        same("sparse 4 GiB", ranks, ["sparse", names[20]], b"", d)
+    os.remove(big)
+
+    # Failures on a rank other than the root. The root's reads of the target sleep, so that
+    # another rank surely takes one of its pieces.
+    target = os.path.join(d, "target")
+    wrapper = os.path.join(d, "fault.sh")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\nif [ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ]; then\n'
+                '  export FASTBLAKE_DELAY_PATH="$TARGET" FASTBLAKE_DELAY_US=300000\n'
+                'else\n  export FASTBLAKE_FAIL_PATH="$TARGET"\nfi\n'
+                f'export LD_PRELOAD="{FAIL_IO}"\nexec "$@"\n')
+    os.chmod(wrapper, 0o755)
+    content = rng.randbytes(40 * piece + 77)
+
+    def fault(op, errno_value=None):
+        with open(target, "wb") as f:
+            f.write(content)
+        env = {"TARGET": "target", "FASTBLAKE_FAIL_OP": op, "FASTBLAKE_MPI_PIECE_SIZE": str(piece)}
+        if errno_value:
+            env["FASTBLAKE_FAIL_ERRNO"] = str(errno_value)
+        return mpi(3, [names[3], "target", names[20]], b"", env, d, [wrapper])
+
+    good = run([OFFICIAL, names[3], names[20]], cwd=d)[1]
+    for op, errno_value, message in (
+            ("read", None, b"Input/output error (os error 5)"),
+            ("open", 13, b"Permission denied (os error 13)"),
+            ("grow", None, b"the file changed size while it was being hashed"),
+            ("shrink", None, b"the file shrank while it was being hashed")):
+        got = fault(op, errno_value)
+        # A rank whose piece lay before the cut sees the size change instead.
+        if op == "shrink" and got[2].endswith(b"changed size while it was being hashed\n"):
+            message = b"the file changed size while it was being hashed"
+        check(f"a rank's {op} failure", got, (1, good, b"b3sum: target: " + message + b"\n"))
+    # A rank that dies: Open MPI ends the job, non-zero; no line for the file it held, nor
+    # anything after it.
+    status, out, err = fault("kill")
+    first = good.splitlines(keepends=True)[0]
+    if status in (0, "timed out") or out not in (b"", first):
+        failures.append(f"a killed rank: status {status}, output {out!r}, errors {err[:300]!r}")
+
+if failures:
+    print(f"{len(failures)} failures:")
+    for f in failures:
+        print(f)
+    sys.exit(1)
+print("b3sum-mpi: all cases agree")

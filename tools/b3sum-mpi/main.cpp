@@ -1,0 +1,145 @@
+// b3sum-mpi: b3sum across the ranks of an MPI job. Rank 0 runs b3sum itself (its options,
+// output, messages and exit status), handing every file it would hash to
+// fastblake::mpi::hash_files; the other ranks hash their shares of each such batch, until
+// rank 0 tells them the run is over and how it ended.
+//
+// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size and
+// FASTBLAKE_MPI_DIRECT=1 reads with O_DIRECT (docs/mpi.md).
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fastblake/mpi.hpp>
+
+#include "../b3sum/run.hpp"
+
+namespace {
+
+namespace b3 = fastblake::blake3;
+
+// What rank 0 broadcasts before each batch: a job, or the end of the run.
+struct announcement {
+  std::uint8_t job = 0;  // 0: the run is over, with `status`
+  std::int32_t status = 0;
+  std::uint8_t mode = 0;
+  b3::key_type key{};
+  std::uint64_t threads = 0;  // 0: the default pool
+  std::uint32_t context_size = 0;
+};
+
+fastblake::mpi::options options_from_environment() {
+  fastblake::mpi::options o;
+  if (const char* piece = std::getenv("FASTBLAKE_MPI_PIECE_SIZE")) {
+    o.piece_size = std::strtoull(piece, nullptr, 10);
+  }
+  if (const char* direct = std::getenv("FASTBLAKE_MPI_DIRECT")) {
+    o.direct_io = std::strcmp(direct, "1") == 0;
+  }
+  return o;
+}
+
+// Waits for a collective without Open MPI's full-speed polling, which would take the cores
+// from the ranks still hashing.
+void wait_idle(MPI_Request& request) {
+  for (;;) {
+    int flag = 0;
+    MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+    if (flag != 0) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void broadcast(MPI_Comm comm, announcement& a, std::string& context) {
+  MPI_Request request;
+  MPI_Ibcast(&a, sizeof a, MPI_BYTE, 0, comm, &request);
+  wait_idle(request);
+  if (a.context_size == 0) return;
+  context.resize(a.context_size);
+  MPI_Ibcast(context.data(), static_cast<int>(a.context_size), MPI_BYTE, 0, comm, &request);
+  wait_idle(request);
+}
+
+class mpi_distributor final : public b3sum::distributor {
+ public:
+  explicit mpi_distributor(MPI_Comm comm) : comm_(comm) {}
+
+  void hash(std::span<const std::string> paths, const b3sum::mode_spec& spec,
+            fastblake::thread_pool* pool,
+            const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+            const std::function<void(std::size_t, b3::file_result&&)>& done) override {
+    announcement a;
+    a.job = 1;
+    a.mode = static_cast<std::uint8_t>(spec.mode);
+    a.key = spec.key;
+    a.threads = pool != nullptr ? pool->size() : 0;
+    a.context_size = static_cast<std::uint32_t>(spec.context.size());
+    std::string context = spec.context;
+    broadcast(comm_, a, context);
+    const std::vector<std::filesystem::path> files(paths.begin(), paths.end());
+    fastblake::mpi::options o = options_from_environment();
+    o.pool = pool;
+    o.progress = progress;
+    fastblake::mpi::hash_files(comm_, files, spec.to_mode(), o, done);
+  }
+
+  void end(int status) {
+    announcement a;
+    a.status = status;
+    std::string none;
+    broadcast(comm_, a, none);
+  }
+
+ private:
+  MPI_Comm comm_;
+};
+
+// A rank other than 0: its share of every job, until the end.
+int serve(MPI_Comm comm) {
+  std::map<std::uint64_t, std::unique_ptr<fastblake::thread_pool>> pools;
+  for (;;) {
+    announcement a;
+    std::string context;
+    broadcast(comm, a, context);
+    if (a.job == 0) return a.status;
+    b3sum::mode_spec spec;
+    spec.mode = static_cast<b3sum::mode_spec::kind>(a.mode);
+    spec.key = a.key;
+    spec.context = context;
+    fastblake::mpi::options o = options_from_environment();
+    if (a.threads != 0) {
+      auto& pool = pools[a.threads];
+      if (!pool) pool = std::make_unique<fastblake::thread_pool>(a.threads);
+      o.pool = pool.get();
+    }
+    fastblake::mpi::hash_files(comm, {}, spec.to_mode(), o, {});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int status = 0;
+  if (rank == 0) {
+    mpi_distributor files_elsewhere(comm);
+    status = b3sum::run_distributed(argc, argv, files_elsewhere);
+    files_elsewhere.end(status);
+  } else {
+    status = serve(comm);
+  }
+  MPI_Comm_free(&comm);
+  MPI_Finalize();
+  return status;
+}
