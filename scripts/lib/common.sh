@@ -27,6 +27,9 @@ require_packages() {
 # comparison's baseline.
 build_packages=(cmake g++ ninja-build librust-blake3-dev)
 
+# fastblake::mpi and b3sum-mpi (the release, asan-ubsan and clang presets, and the packages).
+mpi_packages=(libopenmpi-dev openmpi-bin)
+
 # What fastblake-bench needs beyond a build: Google Benchmark, the references (libb2, libsodium,
 # OpenSSL; Debian's b3sum for the cli rows; the Rust crates, built offline from Debian's sources
 # with Debian's cargo: the official blake3 with rayon, blake2b_simd and blake2s_simd) and Python

@@ -84,3 +84,28 @@ expect_match("the C example's output" "${out}"
              "^6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85  ")
 message(STATUS "libfastblake, libfastblake-dev and fastblake-tools ${version}: contents, "
                "dependencies, tools and the C example checked")
+
+# fastblake-mpi, where MPI was found: b3sum-mpi and its library, run from the package under
+# mpiexec on two ranks.
+file(GLOB deb "${build}/fastblake-mpi_${version}_*.deb")
+if(deb)
+  execute_process(COMMAND dpkg-deb --contents "${deb}" OUTPUT_VARIABLE contents)
+  execute_process(COMMAND dpkg-deb --field "${deb}" Depends OUTPUT_VARIABLE depends)
+  expect_match("fastblake-mpi's files" "${contents}" "/usr/bin/b3sum-mpi")
+  expect_match("fastblake-mpi's files" "${contents}" "libfastblake_mpi\\.so\\.0 -> ")
+  expect_match("fastblake-mpi's files" "${contents}" "/cmake/fastblake/fastblakeMpiTargets\\.cmake")
+  expect_match("fastblake-mpi's dependencies" "${depends}" "libfastblake \\(= ${version}\\)")
+  expect_match("fastblake-mpi's dependencies" "${depends}" "libopenmpi")
+  run(dpkg-deb --extract "${deb}" "${root}")
+  find_program(MPIEXEC NAMES mpiexec REQUIRED)
+  set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
+  set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
+  execute_process(COMMAND "${MPIEXEC}" -q --oversubscribe -n 2 "${root}/usr/bin/b3sum-mpi"
+                          --no-names "${WORK_DIR}/abc"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+  expect_match("b3sum-mpi's output (status ${status}, ${err})" "${out}"
+               "^6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85\n$")
+  message(STATUS "fastblake-mpi ${version}: contents, dependencies and b3sum-mpi checked")
+elseif(EXISTS /usr/include/x86_64-linux-gnu/mpi/mpi.h OR EXISTS /usr/include/mpi/mpi.h)
+  message(FATAL_ERROR "MPI is installed, but no fastblake-mpi package was built")
+endif()
