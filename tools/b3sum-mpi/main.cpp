@@ -3,12 +3,18 @@
 // fastblake::mpi::hash_files; the other ranks hash their shares of each such batch, until
 // rank 0 tells them the run is over and how it ended.
 //
-// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size and
-// FASTBLAKE_MPI_DIRECT=1 reads with O_DIRECT (docs/mpi.md).
+// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size,
+// FASTBLAKE_MPI_READ_SIZE (bytes) the size of each read, and FASTBLAKE_MPI_DIRECT=1 reads with
+// O_DIRECT (docs/mpi.md).
 #include <mpi.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -39,10 +45,32 @@ fastblake::mpi::options options_from_environment() {
   if (const char* piece = std::getenv("FASTBLAKE_MPI_PIECE_SIZE")) {
     o.piece_size = std::strtoull(piece, nullptr, 10);
   }
+  if (const char* read = std::getenv("FASTBLAKE_MPI_READ_SIZE")) {
+    o.read_size = static_cast<std::size_t>(std::strtoull(read, nullptr, 10));
+  }
   if (const char* direct = std::getenv("FASTBLAKE_MPI_DIRECT")) {
     o.direct_io = std::strcmp(direct, "1") == 0;
   }
   return o;
+}
+
+// Without --num-threads, each rank runs as many threads as the CPUs it may run on: mpirun binds
+// each rank to a core by default (up to two ranks) or to a socket, and threads past those
+// CPUs only take turns on them.
+std::size_t rank_threads() {
+  cpu_set_t cpus;
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) != 0) return 0;
+  return std::min<std::size_t>(static_cast<std::size_t>(CPU_COUNT(&cpus)),
+                               fastblake::thread_pool::max_threads);
+}
+
+// The pool for `threads` threads (0: rank_threads()), made once per count.
+fastblake::thread_pool& pool_for(std::uint64_t threads) {
+  static std::map<std::uint64_t, std::unique_ptr<fastblake::thread_pool>> pools;
+  if (threads == 0) threads = rank_threads();
+  auto& pool = pools[threads];
+  if (!pool) pool = std::make_unique<fastblake::thread_pool>(threads);
+  return *pool;
 }
 
 // Waits for a collective without Open MPI's full-speed polling, which would take the cores
@@ -84,7 +112,7 @@ class mpi_distributor final : public b3sum::distributor {
     broadcast(comm_, a, context);
     const std::vector<std::filesystem::path> files(paths.begin(), paths.end());
     fastblake::mpi::options o = options_from_environment();
-    o.pool = pool;
+    o.pool = pool != nullptr ? pool : &pool_for(0);
     o.progress = progress;
     fastblake::mpi::hash_files(comm_, files, spec.to_mode(), o, done);
   }
@@ -102,7 +130,6 @@ class mpi_distributor final : public b3sum::distributor {
 
 // A rank other than 0: its share of every job, until the end.
 int serve(MPI_Comm comm) {
-  std::map<std::uint64_t, std::unique_ptr<fastblake::thread_pool>> pools;
   for (;;) {
     announcement a;
     std::string context;
@@ -113,11 +140,7 @@ int serve(MPI_Comm comm) {
     spec.key = a.key;
     spec.context = context;
     fastblake::mpi::options o = options_from_environment();
-    if (a.threads != 0) {
-      auto& pool = pools[a.threads];
-      if (!pool) pool = std::make_unique<fastblake::thread_pool>(a.threads);
-      o.pool = pool.get();
-    }
+    o.pool = &pool_for(a.threads);
     fastblake::mpi::hash_files(comm, {}, spec.to_mode(), o, {});
   }
 }
@@ -132,12 +155,18 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   int status = 0;
-  if (rank == 0) {
-    mpi_distributor files_elsewhere(comm);
-    status = b3sum::run_distributed(argc, argv, files_elsewhere);
-    files_elsewhere.end(status);
-  } else {
-    status = serve(comm);
+  try {
+    if (rank == 0) {
+      mpi_distributor files_elsewhere(comm);
+      status = b3sum::run_distributed(argc, argv, files_elsewhere);
+      files_elsewhere.end(status);
+    } else {
+      status = serve(comm);
+    }
+  } catch (const std::exception& e) {
+    // The system refused threads or memory: this rank cannot go on, nor can the job.
+    std::fprintf(stderr, "b3sum-mpi: rank %d: %s\n", rank, e.what());
+    MPI_Abort(comm, 1);
   }
   MPI_Comm_free(&comm);
   MPI_Finalize();
