@@ -30,9 +30,11 @@ namespace fastblake::mpi {
 struct options {
   /// The bytes of the largest piece of a file one rank hashes: a power of two of at least
   /// blake3::chunk_size (another value is rounded down to one). Files up to this size are
-  /// hashed whole by one rank, many at once; larger files are cut into pieces of this size,
-  /// each a subtree of the BLAKE3 tree, handed to whichever rank asks next.
-  std::uint64_t piece_size = std::uint64_t{256} << 20;
+  /// hashed whole by one rank (those up to 1 MiB many at once); larger files are cut into
+  /// pieces of this size, each a subtree of the BLAKE3 tree, handed to whichever rank asks
+  /// next. 0 chooses for each file: a sixteenth of its share of each rank, from 16 MiB to
+  /// 256 MiB (docs/mpi.md, "Scaling").
+  std::uint64_t piece_size = 0;
   /// Each rank's hashing threads; nullptr: thread_pool::default_pool().
   thread_pool* pool = nullptr;
   /// The size of each pread(2); two such buffers per rank, one read while the other is hashed.

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <memory>
 #include <string>
