@@ -47,6 +47,11 @@ struct file_options {
   /// std::errc::operation_canceled. Called on the hashing thread, never concurrently.
   std::function<bool(std::uint64_t done, std::uint64_t total)> progress;
   std::uint64_t progress_step = 64u << 20;
+  /// For regular files: the most bytes to hash, from where hashing starts (a descriptor's
+  /// offset, or the start of a path's file); the rest is left alone, and a file that ends
+  /// before the limit is hashed to its end. With update_from_fd and hazmat::set_input_offset,
+  /// one subtree of a file hashes by itself. Other files are always read to their end.
+  std::uint64_t max_length = ~std::uint64_t{0};
 };
 
 /// Errors of file hashing that have no errno: std::error_code{file_errc::..., file_category()}.

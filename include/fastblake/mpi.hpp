@@ -37,11 +37,9 @@ struct options {
   std::uint64_t piece_size = 0;
   /// Each rank's hashing threads; nullptr: thread_pool::default_pool().
   thread_pool* pool = nullptr;
-  /// The size of each pread(2); two such buffers per rank, one read while the other is hashed.
-  std::size_t read_size = std::size_t{16} << 20;
-  /// Open files with O_DIRECT, bypassing the page cache, where the file system allows it
-  /// (elsewhere the files are read as usual).
-  bool direct_io = false;
+  /// How each rank reads its pieces, as file_options::strategy: automatic maps them (files of
+  /// 64 KiB and more), read preads them into buffers hashed while the next is read.
+  file_strategy strategy = file_strategy::automatic;
   /// Called on the root, on the calling thread, with the bytes hashed so far in the job and
   /// its total, as pieces finish.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;

@@ -353,6 +353,18 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
   if (strategy > file_strategy::stream || strategy < file_strategy::automatic) {
     return std::make_error_code(std::errc::invalid_argument);
   }
+  // A limit ends a regular file early: hashed as if it ended there, which makes bytes past the
+  // limit irrelevant, and a file cut short before it still truncated. (A size of 0 would mean
+  // "read to the end": a limit of 0 hashes nothing here.)
+  if (regular && options.strategy != file_strategy::stream && options.max_length == 0) {
+    return report(options, 0, 0) ? std::error_code()
+                                 : std::make_error_code(std::errc::operation_canceled);
+  }
+  if (regular && options.strategy != file_strategy::stream &&
+      static_cast<std::uint64_t>(src.info.st_size) > src.offset &&
+      static_cast<std::uint64_t>(src.info.st_size) - src.offset > options.max_length) {
+    src.info.st_size = static_cast<off_t>(src.offset + options.max_length);
+  }
   const bool automatic = strategy == file_strategy::automatic;
   if (automatic) {
     strategy = regular && static_cast<std::uint64_t>(src.info.st_size) >=

@@ -46,8 +46,6 @@ constexpr int reply_tag = 2;    // root to worker: the next item, or none
 constexpr std::uint64_t small_file_size = 1u << 20;
 constexpr std::uint64_t batch_bytes = 32u << 20;
 constexpr std::size_t batch_files = 256;
-// O_DIRECT wants offsets, lengths and buffers aligned to the device's logical block.
-constexpr std::size_t direct_alignment = 4096;
 
 class mpi_error_category final : public std::error_category {
  public:
@@ -238,119 +236,12 @@ std::uint64_t subtree_at(std::uint64_t offset, std::uint64_t end, std::uint64_t 
 
 // ---- reading ----
 
-struct aligned_delete {
-  void operator()(std::byte* p) const {
-    ::operator delete[](p, std::align_val_t{direct_alignment});
-  }
-};
-using aligned_buffer = std::unique_ptr<std::byte[], aligned_delete>;
-
-aligned_buffer make_buffer(std::size_t n) {
-  return aligned_buffer(new (std::align_val_t{direct_alignment}) std::byte[n]);
-}
-
-// An open file of a planned size.
-class input_file {
- public:
-  input_file(const std::string& path, std::uint64_t size, bool direct, std::error_code& ec)
-      : size_(size) {
-    if (direct) {
-      fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-      direct_ = fd_ >= 0;
-    }
-    if (fd_ < 0) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) {
-      ec.assign(errno, std::generic_category());
-      return;
-    }
-    check_size(ec);
-  }
-  ~input_file() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  input_file(const input_file&) = delete;
-  input_file& operator=(const input_file&) = delete;
-
-  // The file must still have the size the job was planned with.
-  void check_size(std::error_code& ec) const {
-    struct stat info;
-    if (::fstat(fd_, &info) != 0) {
-      ec.assign(errno, std::generic_category());
-    } else if (static_cast<std::uint64_t>(info.st_size) != size_) {
-      ec = errc::size_changed;
-    }
-  }
-
-  // The room a buffer needs to read `n` bytes at any offset.
-  static std::size_t room(std::size_t n) { return n + 2 * direct_alignment; }
-
-  // Reads bytes [offset, offset + n) into buffer (of room(n) bytes); returns where they are in
-  // it. A file that ends early shrank.
-  std::span<const std::byte> read(std::uint64_t offset, std::size_t n, std::byte* buffer,
-                                  std::error_code& ec) const {
-    const std::uint64_t start = direct_ ? offset & ~std::uint64_t{direct_alignment - 1} : offset;
-    const std::size_t head = static_cast<std::size_t>(offset - start);
-    std::size_t want = head + n;
-    if (direct_) want = (want + direct_alignment - 1) & ~(direct_alignment - 1);
-    std::size_t got = 0;
-    while (got < want) {
-      const ssize_t r = ::pread(fd_, buffer + got, want - got, static_cast<off_t>(start + got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) {
-        ec.assign(errno, std::generic_category());
-        return {};
-      }
-      if (r == 0) break;
-      got += static_cast<std::size_t>(r);
-    }
-    if (got < head + n) {
-      ec = file_errc::truncated;
-      return {};
-    }
-    return {buffer + head, n};
-  }
-
- private:
-  int fd_ = -1;
-  bool direct_ = false;
-  std::uint64_t size_;
-};
-
-// What a worker holds for its items: two read buffers.
-struct worker_buffers {
-  std::size_t block;
-  aligned_buffer a, b;
-  explicit worker_buffers(std::size_t read_size)
-      : block(std::max<std::size_t>(read_size & ~(direct_alignment - 1), direct_alignment)),
-        a(make_buffer(input_file::room(block))),
-        b(make_buffer(input_file::room(block))) {}
-};
-
-// Absorbs bytes [offset, offset + length) of the file into h, hashing one block on the pool
-// while the next is read.
-void absorb(const input_file& file, std::uint64_t offset, std::uint64_t length, b3::hasher& h,
-            thread_pool& pool, worker_buffers& buffers, std::error_code& ec) {
-  std::byte* next_buffer = buffers.a.get();
-  std::byte* other_buffer = buffers.b.get();
-  const auto block_at = [&](std::uint64_t at) {
-    return static_cast<std::size_t>(std::min<std::uint64_t>(buffers.block, offset + length - at));
-  };
-  std::span<const std::byte> current = file.read(offset, block_at(offset), next_buffer, ec);
-  for (std::uint64_t at = offset; !ec && at < offset + length;) {
-    const std::uint64_t next_at = at + current.size();
-    std::span<const std::byte> next;
-    std::error_code read_error;
-    pool.join([&] { h.update_parallel(current, pool); },
-              [&] {
-                if (next_at < offset + length) {
-                  next = file.read(next_at, block_at(next_at), other_buffer, read_error);
-                }
-              });
-    ec = read_error;
-    std::swap(next_buffer, other_buffer);
-    current = next;
-    at = next_at;
-  }
+// Whether the open file still has the size the job was planned with.
+std::error_code check_size(int fd, std::uint64_t size) {
+  struct stat info;
+  if (::fstat(fd, &info) != 0) return {errno, std::generic_category()};
+  if (static_cast<std::uint64_t>(info.st_size) != size) return errc::size_changed;
+  return {};
 }
 
 // ---- the work ----
@@ -390,31 +281,47 @@ struct range_result {
   std::vector<std::byte> bytes;
 };
 
-range_result hash_range(const range& r, const hazmat::mode& m, bool direct, thread_pool& pool,
-                        worker_buffers* buffers) {
+// Reads with the file API: its strategies (mapped, or pread into buffers hashed while the next
+// is read), its SIGBUS guard and its errors; max_length ends each subtree.
+range_result hash_range(const range& r, const hazmat::mode& m, const options& o,
+                        thread_pool& pool) {
   range_result result;
   std::error_code& ec = result.error;
-  input_file file(r.path, r.file_size, direct, ec);
-  if (ec) return result;
+  const int fd = ::open(r.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    ec.assign(errno, std::generic_category());
+    return result;
+  }
+  file_options file;
+  file.strategy = o.strategy;
+  file.pool = &pool;
   const auto subtree = [&](std::uint64_t offset, std::uint64_t length) {
     b3::hasher h(m);
     if (offset != 0) hazmat::set_input_offset(h, offset);
-    if (buffers != nullptr) {
-      absorb(file, offset, length, h, pool, *buffers, ec);
-    } else {
-      const auto buffer = make_buffer(input_file::room(static_cast<std::size_t>(length)));
-      const auto bytes = file.read(offset, static_cast<std::size_t>(length), buffer.get(), ec);
-      if (!ec) h.update(bytes);
+    file.max_length = length;
+    if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0) {
+      ec.assign(errno, std::generic_category());
+      return;
     }
+    b3::update_from_fd(h, fd, file, ec);
+    if (!ec && h.count() != length) ec = file_errc::truncated;
     if (ec) return;
     const chaining_value cv = hazmat::finalize_non_root(h);
-    result.bytes.insert(result.bytes.end(), reinterpret_cast<const std::byte*>(cv.data()),
-                        reinterpret_cast<const std::byte*>(cv.data() + cv.size()));
+    const auto bytes = std::as_bytes(std::span(cv));
+    result.bytes.insert(result.bytes.end(), bytes.begin(), bytes.end());
   };
-  if (r.whole() && r.length <= b3::chunk_size) {
-    const auto buffer = make_buffer(input_file::room(b3::chunk_size));
-    const auto bytes = file.read(0, static_cast<std::size_t>(r.length), buffer.get(), ec);
-    result.bytes.assign(bytes.begin(), bytes.end());
+  ec = check_size(fd, r.file_size);
+  if (ec) {
+  } else if (r.whole() && r.length <= b3::chunk_size) {
+    std::byte bytes[b3::chunk_size];
+    std::size_t got = 0;
+    while (!ec && got < r.length) {
+      const ssize_t n = ::pread(fd, bytes + got, r.length - got, static_cast<off_t>(got));
+      if (n < 0 && errno != EINTR) ec.assign(errno, std::generic_category());
+      if (n == 0) ec = file_errc::truncated;
+      if (n > 0) got += static_cast<std::size_t>(n);
+    }
+    if (!ec) result.bytes.assign(bytes, bytes + got);
   } else if (r.whole()) {
     const std::uint64_t left = hazmat::left_subtree_len(r.length);
     subtree(0, left);
@@ -424,24 +331,25 @@ range_result hash_range(const range& r, const hazmat::mode& m, bool direct, thre
   }
   // What was read must be what the job planned: a file that grew since is not the file the
   // other ranks read.
-  if (!ec) file.check_size(ec);
+  if (!ec) ec = check_size(fd, r.file_size);
+  ::close(fd);
   return result;
 }
 
 // A worker's item: ranges in, their results out, as the message to the root.
 std::vector<std::byte> work(std::span<const std::byte> item, const hazmat::mode& m,
-                            const options& o, thread_pool& pool, worker_buffers& buffers) {
+                            const options& o, thread_pool& pool) {
   reader rd(item);
   std::vector<range> ranges(rd.get<std::uint32_t>());
   for (range& r : ranges) r = get_range(rd);
   std::vector<range_result> results(ranges.size());
   if (ranges.size() == 1) {
-    results[0] = hash_range(ranges[0], m, o.direct_io, pool, &buffers);
+    results[0] = hash_range(ranges[0], m, o, pool);
   } else {
     // Small files, one per thread of the pool.
     const auto split = [&](auto& self, std::size_t first, std::size_t last) -> void {
       if (last - first == 1) {
-        results[first] = hash_range(ranges[first], m, o.direct_io, pool, nullptr);
+        results[first] = hash_range(ranges[first], m, o, pool);
         return;
       }
       const std::size_t mid = first + (last - first) / 2;
@@ -483,14 +391,12 @@ std::uint64_t piece_size_of(const options& o, std::uint64_t size, int ranks) {
 // A rank other than the root: asks for items until there are none.
 void serve(const private_comm& comm, const hazmat::mode& m, const options& o) {
   thread_pool& pool = pool_of(o);
-  std::optional<worker_buffers> buffers;
   std::vector<std::byte> results;
   for (;;) {
     send(comm.get(), 0, request_tag, results);
     const std::vector<std::byte> item = receive(comm.get(), 0, reply_tag);
     if (item.empty()) return;
-    if (!buffers) buffers.emplace(o.read_size);
-    results = work(item, m, o, pool, *buffers);
+    results = work(item, m, o, pool);
   }
 }
 
@@ -607,7 +513,6 @@ class coordinator {
 
   // The root's own worker: the local items first, then its share of the rest.
   void local_worker() {
-    std::optional<worker_buffers> buffers;
     file_options file;
     file.pool = options_.pool;
     for (;;) {
@@ -636,9 +541,8 @@ class coordinator {
         }
         f.done = true;
       } else if (item) {
-        if (!buffers) buffers.emplace(options_.read_size);
         std::vector<std::byte> results =
-            work(item_message(*item), mode_, options_, pool_of(options_), *buffers);
+            work(item_message(*item), mode_, options_, pool_of(options_));
         const std::lock_guard lock(mutex_);
         local_results_.push_back(std::move(results));
       } else {

@@ -124,6 +124,60 @@ TEST_F(FileHashing, DescriptorsFromTheirCurrentOffset) {
   }
 }
 
+TEST_F(FileHashing, ALengthLimitHashesOneRangeAndOneSubtree) {
+  random_source rng(test_seed() + 2);
+  const std::vector<std::byte> data = rng.bytes((3u << 20) + 999);
+  const fs::path p = write("r", data);
+  thread_pool pool(2);
+  // Ranges from descriptor offsets, with limits under, at and past the file's end.
+  const std::pair<std::size_t, std::uint64_t> ranges[] = {{0, 0},
+                                                          {0, 1},
+                                                          {0, 1025},
+                                                          {4096 + 3, 65536},
+                                                          {1u << 20, 1u << 20},
+                                                          {(3u << 20) - 5, 100},
+                                                          {0, data.size()},
+                                                          {7, ~std::uint64_t{0}}};
+  for (b3::file_strategy s : all_strategies) {
+    for (const auto& [offset, limit] : ranges) {
+      SCOPED_TRACE(name_of(s) + " from " + std::to_string(offset) + ", at most " +
+                   std::to_string(limit));
+      const int fd = ::open(p.c_str(), O_RDONLY);
+      ASSERT_GE(fd, 0);
+      ASSERT_EQ(::lseek(fd, static_cast<off_t>(offset), SEEK_SET), static_cast<off_t>(offset));
+      b3::file_options options;
+      options.strategy = s;
+      options.pool = &pool;
+      options.max_length = limit;
+      b3::hasher h;
+      b3::update_from_fd(h, fd, options);
+      // A stream reads to its end whatever the limit.
+      const std::size_t expected_length =
+          s == b3::file_strategy::stream
+              ? data.size() - offset
+              : static_cast<std::size_t>(std::min<std::uint64_t>(limit, data.size() - offset));
+      EXPECT_EQ(h.finalize(), b3::hash(std::span(data).subspan(offset, expected_length)));
+      ::close(fd);
+    }
+  }
+  // One subtree of the file, by path and offset, merges into the whole file's hash.
+  const std::uint64_t left = b3::hazmat::left_subtree_len(data.size());
+  const auto subtree = [&](std::uint64_t offset, std::uint64_t length) {
+    const int fd = ::open(p.c_str(), O_RDONLY);
+    ::lseek(fd, static_cast<off_t>(offset), SEEK_SET);
+    b3::hasher h;
+    b3::hazmat::set_input_offset(h, offset);
+    b3::file_options options;
+    options.max_length = length;
+    b3::update_from_fd(h, fd, options);
+    ::close(fd);
+    return b3::hazmat::finalize_non_root(h);
+  };
+  EXPECT_EQ(b3::hazmat::merge_subtrees_root(subtree(0, left), subtree(left, data.size() - left),
+                                            b3::hazmat::mode::hash()),
+            b3::hash(data));
+}
+
 TEST_F(FileHashing, AStrategyOutsideTheEnumerationIsAnError) {
   const fs::path p = write("any", std::vector<std::byte>(100, std::byte{1}));
   for (const int value : {-1, 5, 1000}) {

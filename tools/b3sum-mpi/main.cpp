@@ -3,9 +3,8 @@
 // fastblake::mpi::hash_files; the other ranks hash their shares of each such batch, until
 // rank 0 tells them the run is over and how it ended.
 //
-// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size,
-// FASTBLAKE_MPI_READ_SIZE (bytes) the size of each read, and FASTBLAKE_MPI_DIRECT=1 reads with
-// O_DIRECT (docs/mpi.md).
+// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size
+// (docs/mpi.md).
 #include <mpi.h>
 #include <sched.h>
 
@@ -36,7 +35,8 @@ struct announcement {
   std::int32_t status = 0;
   std::uint8_t mode = 0;
   b3::key_type key{};
-  std::uint64_t threads = 0;  // 0: the default pool
+  std::uint64_t threads = 0;  // 0: rank_threads()
+  std::uint8_t strategy = 0;  // a fastblake::file_strategy
   std::uint32_t context_size = 0;
 };
 
@@ -44,12 +44,6 @@ fastblake::mpi::options options_from_environment() {
   fastblake::mpi::options o;
   if (const char* piece = std::getenv("FASTBLAKE_MPI_PIECE_SIZE")) {
     o.piece_size = std::strtoull(piece, nullptr, 10);
-  }
-  if (const char* read = std::getenv("FASTBLAKE_MPI_READ_SIZE")) {
-    o.read_size = static_cast<std::size_t>(std::strtoull(read, nullptr, 10));
-  }
-  if (const char* direct = std::getenv("FASTBLAKE_MPI_DIRECT")) {
-    o.direct_io = std::strcmp(direct, "1") == 0;
   }
   return o;
 }
@@ -99,7 +93,7 @@ class mpi_distributor final : public b3sum::distributor {
   explicit mpi_distributor(MPI_Comm comm) : comm_(comm) {}
 
   void hash(std::span<const std::string> paths, const b3sum::mode_spec& spec,
-            fastblake::thread_pool* pool,
+            fastblake::thread_pool* pool, fastblake::file_strategy strategy,
             const std::function<void(std::uint64_t, std::uint64_t)>& progress,
             const std::function<void(std::size_t, b3::file_result&&)>& done) override {
     announcement a;
@@ -107,12 +101,14 @@ class mpi_distributor final : public b3sum::distributor {
     a.mode = static_cast<std::uint8_t>(spec.mode);
     a.key = spec.key;
     a.threads = pool != nullptr ? pool->size() : 0;
+    a.strategy = static_cast<std::uint8_t>(strategy);
     a.context_size = static_cast<std::uint32_t>(spec.context.size());
     std::string context = spec.context;
     broadcast(comm_, a, context);
     const std::vector<std::filesystem::path> files(paths.begin(), paths.end());
     fastblake::mpi::options o = options_from_environment();
     o.pool = pool != nullptr ? pool : &pool_for(0);
+    o.strategy = strategy;
     o.progress = progress;
     fastblake::mpi::hash_files(comm_, files, spec.to_mode(), o, done);
   }
@@ -141,6 +137,7 @@ int serve(MPI_Comm comm) {
     spec.context = context;
     fastblake::mpi::options o = options_from_environment();
     o.pool = &pool_for(a.threads);
+    o.strategy = static_cast<fastblake::file_strategy>(a.strategy);
     fastblake::mpi::hash_files(comm, {}, spec.to_mode(), o, {});
   }
 }

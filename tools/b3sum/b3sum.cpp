@@ -452,7 +452,7 @@ void check_lines(const context& ctx, const std::vector<std::string>& lines,
   std::vector<std::optional<b3::file_result>> hashed(elsewhere.size());
   if (!elsewhere.empty()) {
     ctx.elsewhere->hash(
-        elsewhere, ctx.spec, ctx.file.pool, progress_callback(ctx),
+        elsewhere, ctx.spec, ctx.file.pool, ctx.file.strategy, progress_callback(ctx),
         [&](std::size_t i, b3::file_result&& r) { hashed[i].emplace(std::move(r)); });
   }
   std::size_t next_hashed = 0;
@@ -669,22 +669,21 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
     }
   };
   if (ctx.elsewhere != nullptr) {
-    tools::in_ordered_batches(files.size(), distributed_batch, is_alone, hash_alone,
-                              [&](std::size_t first, std::size_t last) {
-                                std::vector<std::string> batch;
-                                for (std::size_t k = first; k < last; ++k)
-                                  batch.push_back(files[k].path);
-                                ctx.elsewhere->hash(
-                                    batch, ctx.spec, ctx.file.pool, progress_callback(ctx),
-                                    [&](std::size_t k, b3::file_result&& r) {
-                                      if (ctx.progress) ctx.progress->finish();
-                                      if (r.error) {
-                                        report(batch[k], std::nullopt, os_error(r.error));
-                                      } else {
-                                        report(batch[k], r.output, "");
-                                      }
-                                    });
+    tools::in_ordered_batches(
+        files.size(), distributed_batch, is_alone, hash_alone,
+        [&](std::size_t first, std::size_t last) {
+          std::vector<std::string> batch;
+          for (std::size_t k = first; k < last; ++k) batch.push_back(files[k].path);
+          ctx.elsewhere->hash(batch, ctx.spec, ctx.file.pool, ctx.file.strategy,
+                              progress_callback(ctx), [&](std::size_t k, b3::file_result&& r) {
+                                if (ctx.progress) ctx.progress->finish();
+                                if (r.error) {
+                                  report(batch[k], std::nullopt, os_error(r.error));
+                                } else {
+                                  report(batch[k], r.output, "");
+                                }
                               });
+        });
   } else if (jobs > 1) {
     // Files in batches hashed at once by hash_files on a pool of `jobs` threads (unless
     // --num-threads chose one); standard input on its own, in order.

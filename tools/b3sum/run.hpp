@@ -32,10 +32,12 @@ class distributor {
  public:
   virtual ~distributor() = default;
   /// Hashes `paths` in the mode `spec` with the threads of `pool` (nullptr: the default pool)
-  /// in this process, and as many in each of the others. Calls done(i, result) for each path
-  /// in order, and progress(bytes done, total) as it goes, on this thread.
+  /// in this process, and as many in each of the others, reading as `strategy` says. Calls
+  /// done(i, result) for each path in order, and progress(bytes done, total) as it goes, on
+  /// this thread.
   virtual void hash(
       std::span<const std::string> paths, const mode_spec& spec, fastblake::thread_pool* pool,
+      fastblake::file_strategy strategy,
       const std::function<void(std::uint64_t, std::uint64_t)>& progress,
       const std::function<void(std::size_t, fastblake::blake3::file_result&&)>& done) = 0;
 };
