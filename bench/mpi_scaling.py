@@ -118,6 +118,12 @@ with tempfile.TemporaryDirectory() as d:
             commands[piece] = (mpi(ranks, "--num-threads", "1", data),
                                {"FASTBLAKE_MPI_PIECE_SIZE": str(piece)})
         over[ranks] = interleaved(commands, max(3, args.rounds - 2))
+        # The root's coordinator: its CPU time per piece, from the tool's own count.
+        p = subprocess.run(mpi(ranks, "--num-threads", "1", data), capture_output=True,
+                           env=dict(ENV, FASTBLAKE_MPI_STATS="1",
+                                    FASTBLAKE_MPI_PIECE_SIZE=str(1 << 20)))
+        line = p.stderr.decode().strip().splitlines()[-1].split()
+        over[ranks]["coordinator_us_per_piece"] = float(line[-3]) / float(line[1]) * 1e6
 
 # Step 1: hashing time, the launch taken off.
 launch = {1: local["launch, 1 rank"], 2: local["launch, 2 ranks"]}
@@ -144,9 +150,14 @@ for ranks, results in over.items():
         predicted = size / (CORES * single_core_rate) + n * max(slope, 0)
         fits.append({"ranks": ranks, "pieces": n, "hashing_s": t, "predicted_s": predicted})
     fits.append({"ranks": ranks, "slope_us_per_piece": slope * 1e6,
-                 "launch_s": results["launch"]})
+                 "launch_s": results["launch"],
+                 "coordinator_us_per_piece": results["coordinator_us_per_piece"]})
 piece_cost = max(f["slope_us_per_piece"] for f in fits if "slope_us_per_piece" in f) * 1e-6
 piece_cost_cpu = piece_cost * CORES
+# The least oversubscribed run's: with 32 processes on these cores, the coordinator's wake-ups
+# wait their turn too.
+coordinator_cost = next(f["coordinator_us_per_piece"] for f in fits
+                        if f["ranks"] == 8 and "coordinator_us_per_piece" in f) * 1e-6
 
 
 # Step 3: the model at scale.
@@ -161,11 +172,11 @@ def model(file_size, nodes, rate, bandwidth=float("inf")):
     pieces = -(-file_size // p)
     aggregate = min(nodes * rate, bandwidth)
     ideal = file_size / (nodes * rate)
-    # Each piece costs its worker c_w; the root's coordinator (a thread of its own) spends
-    # c_r on each, and limits the run only once that is more than all the rest. Both are taken
-    # as the whole measured cost, an upper bound on each.
+    # Each piece costs its worker c_w (the whole measured cost, an upper bound); the root's
+    # coordinator (a thread of its own) spends c_r on each, and limits the run only once that
+    # is more than all the rest.
     workers = file_size / aggregate + p / rate + pieces * piece_cost_cpu / nodes
-    root = pieces * piece_cost_cpu
+    root = pieces * coordinator_cost
     return ideal / max(workers, root), p
 
 
@@ -179,6 +190,7 @@ for gib in (100, 1024, 10240):
 report = {"machine": cpu_text(), "file_bytes": size, "rounds": args.rounds,
           "local": rows, "launch_s": launch, "oversubscribed": fits,
           "piece_cost_s": piece_cost, "piece_cost_cpu_s": piece_cost_cpu,
+          "coordinator_cost_s": coordinator_cost,
           "single_core_bytes_per_s": single_core_rate, "model_5gbs": scale}
 if args.json:
     with open(args.json, "w") as f:
@@ -197,12 +209,16 @@ for f in fits:
     if "pieces" in f:
         md.append(f"| {f['ranks']} | {f['pieces']} | {f['hashing_s']:.3f} | "
                   f"{f['predicted_s']:.3f} |")
-md += ["", "| ranks | cost of a piece, wall us | launch s |", "|---|---|---|"]
+md += ["", "| ranks | cost of a piece, wall us | coordinator CPU per piece, us | launch s |",
+       "|---|---|---|---|"]
 for f in fits:
     if "slope_us_per_piece" in f:
-        md.append(f"| {f['ranks']} | {f['slope_us_per_piece']:.0f} | {f['launch_s']:.3f} |")
-md += ["", f"Cost of a piece used by the model: {piece_cost * 1e6:.0f} us of wall time on "
-       f"{CORES} cores, {piece_cost_cpu * 1e6:.0f} us of CPU time.", "",
+        md.append(f"| {f['ranks']} | {f['slope_us_per_piece']:.0f} | "
+                  f"{f['coordinator_us_per_piece']:.1f} | {f['launch_s']:.3f} |")
+md += ["", f"The model's c_w: {piece_cost_cpu * 1e6:.0f} us of CPU time a piece (the largest "
+       f"slope, {piece_cost * 1e6:.0f} us of wall time on {CORES} cores); c_r: "
+       f"{coordinator_cost * 1e6:.1f} us (8 ranks). Parallel efficiency at 5 GB/s a node, "
+       "with the piece size chosen:", "",
        "| file | " + " | ".join(f"{n} nodes" for n in (1, 2, 4, 8, 16, 32, 64, 128, 256)) + " |",
        "|---|" + "---|" * 9]
 for gib in (100, 1024, 10240):

@@ -26,6 +26,13 @@
 
 namespace fastblake::mpi {
 
+/// What a job did, for benchmarks and tuning (options::stats).
+struct statistics {
+  std::uint64_t items = 0;         // work items handed out
+  std::uint64_t ranges = 0;        // pieces and whole files in them
+  double coordinator_seconds = 0;  // CPU time of the root's coordinator (not its hashing)
+};
+
 /// How a job is cut and read.
 struct options {
   /// The bytes of the largest piece of a file one rank hashes: a power of two of at least
@@ -43,6 +50,8 @@ struct options {
   /// Called on the root, on the calling thread, with the bytes hashed so far in the job and
   /// its total, as pieces finish.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  /// On the root, if set: what the job did is added to it.
+  statistics* stats = nullptr;
 };
 
 /// The errors of distributed hashing that have no errno.

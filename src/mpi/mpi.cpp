@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -234,6 +235,12 @@ std::uint64_t subtree_at(std::uint64_t offset, std::uint64_t end, std::uint64_t 
   return std::bit_floor(std::min(alignment, end - offset));
 }
 
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 // ---- reading ----
 
 // Whether the open file still has the size the job was planned with.
@@ -283,11 +290,38 @@ struct range_result {
 
 // Reads with the file API: its strategies (mapped, or pread into buffers hashed while the next
 // is read), its SIGBUS guard and its errors; max_length ends each subtree.
-range_result hash_range(const range& r, const hazmat::mode& m, const options& o,
-                        thread_pool& pool) {
+// A worker's last file, kept open: consecutive pieces of one file often go to the same rank,
+// and an open on a parallel file system is a round trip to its metadata server.
+class open_file {
+ public:
+  open_file() = default;
+  ~open_file() { close(); }
+  open_file(const open_file&) = delete;
+  open_file& operator=(const open_file&) = delete;
+
+  // The descriptor of `path`, or -1 with errno set.
+  int get(const std::string& path) {
+    if (fd_ >= 0 && path == path_) return fd_;
+    close();
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ >= 0) path_ = path;
+    return fd_;
+  }
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+};
+
+range_result hash_range(const range& r, const hazmat::mode& m, const options& o, thread_pool& pool,
+                        open_file& opened) {
   range_result result;
   std::error_code& ec = result.error;
-  const int fd = ::open(r.path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = opened.get(r.path);
   if (fd < 0) {
     ec.assign(errno, std::generic_category());
     return result;
@@ -332,24 +366,26 @@ range_result hash_range(const range& r, const hazmat::mode& m, const options& o,
   // What was read must be what the job planned: a file that grew since is not the file the
   // other ranks read.
   if (!ec) ec = check_size(fd, r.file_size);
-  ::close(fd);
+  // A file that failed is opened afresh next time.
+  if (ec) opened.close();
   return result;
 }
 
 // A worker's item: ranges in, their results out, as the message to the root.
 std::vector<std::byte> work(std::span<const std::byte> item, const hazmat::mode& m,
-                            const options& o, thread_pool& pool) {
+                            const options& o, thread_pool& pool, open_file& opened) {
   reader rd(item);
   std::vector<range> ranges(rd.get<std::uint32_t>());
   for (range& r : ranges) r = get_range(rd);
   std::vector<range_result> results(ranges.size());
   if (ranges.size() == 1) {
-    results[0] = hash_range(ranges[0], m, o, pool);
+    results[0] = hash_range(ranges[0], m, o, pool, opened);
   } else {
     // Small files, one per thread of the pool.
     const auto split = [&](auto& self, std::size_t first, std::size_t last) -> void {
       if (last - first == 1) {
-        results[first] = hash_range(ranges[first], m, o, pool);
+        open_file own;
+        results[first] = hash_range(ranges[first], m, o, pool, own);
         return;
       }
       const std::size_t mid = first + (last - first) / 2;
@@ -391,12 +427,13 @@ std::uint64_t piece_size_of(const options& o, std::uint64_t size, int ranks) {
 // A rank other than the root: asks for items until there are none.
 void serve(const private_comm& comm, const hazmat::mode& m, const options& o) {
   thread_pool& pool = pool_of(o);
+  open_file opened;
   std::vector<std::byte> results;
   for (;;) {
     send(comm.get(), 0, request_tag, results);
     const std::vector<std::byte> item = receive(comm.get(), 0, reply_tag);
     if (item.empty()) return;
-    results = work(item, m, o, pool);
+    results = work(item, m, o, pool, opened);
   }
 }
 
@@ -499,7 +536,12 @@ class coordinator {
       std::vector<range>& item = items_[next_item_++];
       // Pieces of a file that already failed are not worth reading.
       std::erase_if(item, [&](const range& r) { return files_[r.file].error.operator bool(); });
-      if (!item.empty()) return std::move(item);
+      if (item.empty()) continue;
+      if (options_.stats != nullptr) {
+        ++options_.stats->items;
+        options_.stats->ranges += item.size();
+      }
+      return std::move(item);
     }
     return std::nullopt;
   }
@@ -513,6 +555,7 @@ class coordinator {
 
   // The root's own worker: the local items first, then its share of the rest.
   void local_worker() {
+    open_file opened;
     file_options file;
     file.pool = options_.pool;
     for (;;) {
@@ -542,7 +585,7 @@ class coordinator {
         f.done = true;
       } else if (item) {
         std::vector<std::byte> results =
-            work(item_message(*item), mode_, options_, pool_of(options_));
+            work(item_message(*item), mode_, options_, pool_of(options_), opened);
         const std::lock_guard lock(mutex_);
         local_results_.push_back(std::move(results));
       } else {
@@ -633,6 +676,14 @@ class coordinator {
   }
 
   void coordinate(const result_callback& done) {
+    const double cpu_start = thread_cpu_seconds();
+    struct account {
+      statistics* stats;
+      double start;
+      ~account() {
+        if (stats != nullptr) stats->coordinator_seconds += thread_cpu_seconds() - start;
+      }
+    } const accounted{options_.stats, cpu_start};
     std::size_t delivered = 0;
     std::uint64_t reported = ~std::uint64_t{0};
     auto pause = std::chrono::microseconds(0);

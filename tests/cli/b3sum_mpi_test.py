@@ -72,7 +72,7 @@ with tempfile.TemporaryDirectory() as d:
     modes = [("plain", [], b""), ("keyed", ["--keyed"], key),
              ("derive-key", ["--derive-key", "fastblake mpi test"], b""),
              ("length 100", ["--length", "100"], b""), ("no names", ["--no-names"], b""),
-             ("2 threads per rank", ["--num-threads", "2"], b""),
+             ("2 threads per rank", ["--num-threads", "2"], b""), ("no mmap", ["--no-mmap"], b""),
              ("length 7, keyed", ["-l", "7", "--keyed"], key)]
     with_missing = names[:5] + ["missing"] + names[5:] + [d]  # a missing file, a directory
     if not OFFICIAL:

@@ -3,8 +3,8 @@
 // fastblake::mpi::hash_files; the other ranks hash their shares of each such batch, until
 // rank 0 tells them the run is over and how it ended.
 //
-// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size
-// (docs/mpi.md).
+// FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size, and
+// FASTBLAKE_MPI_STATS=1 prints what the job did at the end, on stderr (docs/mpi.md).
 #include <mpi.h>
 #include <sched.h>
 
@@ -110,10 +110,17 @@ class mpi_distributor final : public b3sum::distributor {
     o.pool = pool != nullptr ? pool : &pool_for(0);
     o.strategy = strategy;
     o.progress = progress;
+    o.stats = &stats_;
     fastblake::mpi::hash_files(comm_, files, spec.to_mode(), o, done);
   }
 
   void end(int status) {
+    if (const char* show = std::getenv("FASTBLAKE_MPI_STATS");
+        show && std::strcmp(show, "1") == 0) {
+      std::fprintf(stderr, "b3sum-mpi: %llu items, %llu pieces or files, coordinator %.6f s CPU\n",
+                   static_cast<unsigned long long>(stats_.items),
+                   static_cast<unsigned long long>(stats_.ranges), stats_.coordinator_seconds);
+    }
     announcement a;
     a.status = status;
     std::string none;
@@ -122,6 +129,7 @@ class mpi_distributor final : public b3sum::distributor {
 
  private:
   MPI_Comm comm_;
+  fastblake::mpi::statistics stats_;
 };
 
 // A rank other than 0: its share of every job, until the end.
