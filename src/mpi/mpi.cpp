@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <chrono>
@@ -25,7 +24,6 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -558,6 +556,7 @@ class coordinator {
     open_file opened;
     file_options file;
     file.pool = options_.pool;
+    file.strategy = options_.strategy;
     for (;;) {
       std::optional<std::size_t> local;
       std::optional<std::vector<range>> item;
