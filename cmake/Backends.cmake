@@ -6,15 +6,18 @@
 # for, the CPU features it needs (the cpu_feature names of src/common/cpu_features.hpp, without
 # "feature_") and its compiler flags. Its kernels are src/blake3/<name>.cpp and, where it has
 # BLAKE2 kernels of its own, src/blake2/<name>.cpp; the others run BLAKE2 on portable's.
-set(FASTBLAKE_KNOWN_BACKENDS avx512 avx2 sse41 sse2 neon portable)
+set(FASTBLAKE_KNOWN_BACKENDS avx512 avx2 sse41 sse2 neon vsx portable)
 
 set(_fastblake_x86 "^(x86_64|AMD64|amd64)$")
 set(_fastblake_arm64 "^(aarch64|arm64|ARM64)$")
+# Little-endian 64-bit POWER only: big-endian ppc64 runs portable.
+set(_fastblake_ppc64le "^(ppc64le|powerpc64le)$")
 set(_fastblake_backend_processor_avx512 "${_fastblake_x86}")
 set(_fastblake_backend_processor_avx2 "${_fastblake_x86}")
 set(_fastblake_backend_processor_sse41 "${_fastblake_x86}")
 set(_fastblake_backend_processor_sse2 "${_fastblake_x86}")
 set(_fastblake_backend_processor_neon "${_fastblake_arm64}")
+set(_fastblake_backend_processor_vsx "${_fastblake_ppc64le}")
 set(_fastblake_backend_processor_portable ".*")
 
 set(_fastblake_backend_features_avx512 sse2 ssse3 sse41 avx avx2 avx512f avx512vl)
@@ -22,6 +25,7 @@ set(_fastblake_backend_features_avx2 sse2 ssse3 sse41 avx avx2)
 set(_fastblake_backend_features_sse41 sse2 ssse3 sse41)
 set(_fastblake_backend_features_sse2 sse2)
 set(_fastblake_backend_features_neon neon)
+set(_fastblake_backend_features_vsx vsx)
 set(_fastblake_backend_features_portable "")
 
 if(MSVC)
@@ -33,6 +37,7 @@ else()
   set(_fastblake_backend_flags_sse41 -msse4.1)
   set(_fastblake_backend_flags_avx2 -mavx2)
   set(_fastblake_backend_flags_avx512 -mavx512f -mavx512vl)
+  set(_fastblake_backend_flags_vsx -mcpu=power8 -mvsx)
 endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   # GCC 12.2 warns inside its own headers, whose AVX-512 intrinsics pass

@@ -1,4 +1,5 @@
-// CPUID and XGETBV on x86-64; fixed answers elsewhere. Compiled at baseline flags.
+// CPUID and XGETBV on x86-64, the kernel's hardware capabilities (getauxval) on POWER; fixed
+// answers elsewhere. Compiled at baseline flags.
 #include "common/cpu_features.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -6,6 +7,12 @@
 #include <intrin.h>
 #else
 #include <cpuid.h>
+#endif
+#endif
+#if defined(__powerpc64__) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef PPC_FEATURE_HAS_VSX
+#define PPC_FEATURE_HAS_VSX 0x00000080
 #endif
 #endif
 
@@ -75,6 +82,14 @@ std::uint32_t detect() noexcept {
 
 // Advanced SIMD is mandatory in AArch64.
 std::uint32_t detect() noexcept { return feature_neon; }
+
+#elif defined(__powerpc64__) && defined(__linux__)
+
+// The kernel's hardware capabilities; ppc64le's ABI needs POWER8, whose VSX every such CPU has,
+// but the bit is still what says so.
+std::uint32_t detect() noexcept {
+  return (getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX) != 0 ? feature_vsx : 0;
+}
 
 #else
 

@@ -1,0 +1,52 @@
+// 128-bit vector traits (four 32-bit lanes) in the compilers' generic vector extension, for
+// the instruction sets whose kernels need nothing else: VSX (vsx.cpp) and WebAssembly's
+// SIMD128. The compiler turns each operation into that file's instructions (its flags); a file
+// may replace the rotations where its instruction set has better ones.
+//
+// No include guard and no includes: included inside each ISA file's anonymous namespace, after
+// <cstring>. Little-endian targets only: loads and stores keep memory's byte order, which the
+// shared kernels read words in.
+
+struct vector128 {
+  using reg = std::uint32_t __attribute__((vector_size(16)));
+  static constexpr std::size_t lanes = 4;
+
+  static reg add(reg a, reg b) { return a + b; }
+  static reg xor_(reg a, reg b) { return a ^ b; }
+  static reg set1(std::uint32_t w) { return reg{w, w, w, w}; }
+  static reg setr(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return reg{a, b, c, d};
+  }
+  static reg loadu(const void* p) {
+    reg v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static void storeu(void* p, reg v) { std::memcpy(p, &v, sizeof v); }
+
+  template <int k>
+  static reg rotr(reg v) {
+    return v >> k | v << (32 - k);
+  }
+  static reg rot16(reg v) { return rotr<16>(v); }
+  static reg rot12(reg v) { return rotr<12>(v); }
+  static reg rot8(reg v) { return rotr<8>(v); }
+  static reg rot7(reg v) { return rotr<7>(v); }
+
+  /// Lane i takes lane (i + k) % 4.
+  template <int k>
+  static reg rotate_lanes(reg v) {
+    return __builtin_shufflevector(v, v, k % 4, (k + 1) % 4, (k + 2) % 4, (k + 3) % 4);
+  }
+
+  static void transpose(reg r[4]) {
+    const reg ab01 = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
+    const reg ab23 = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
+    const reg cd01 = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+    const reg cd23 = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+    r[0] = __builtin_shufflevector(ab01, cd01, 0, 1, 4, 5);
+    r[1] = __builtin_shufflevector(ab01, cd01, 2, 3, 6, 7);
+    r[2] = __builtin_shufflevector(ab23, cd23, 0, 1, 4, 5);
+    r[3] = __builtin_shufflevector(ab23, cd23, 2, 3, 6, 7);
+  }
+};
