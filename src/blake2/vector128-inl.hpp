@@ -4,7 +4,7 @@
 // the instruction set's rotate where it has one.
 //
 // No include guard and no includes: included inside each ISA file's anonymous namespace, after
-// <cstring>, compress-inl.hpp and the IVs. Little-endian targets only: message words are read
+// <cstring>, kernels.hpp, compress-inl.hpp and scalar-inl.hpp. Little-endian targets only: message words are read
 // as they lie in memory.
 
 struct lanes_b_vector128 {
@@ -79,4 +79,24 @@ struct lanes_s_vector128 {
       m[4 * k + 3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
     }
   }
+};
+
+// The table of a kernel that runs these lanes.
+constexpr kernels vector128_kernels = {
+    .compress_b = compress_scalar<scalar_b>,
+    .compress_s = compress_scalar<scalar_s>,
+    .b_x2 = compress_lanes<lanes_b_vector128>,
+    .b_x4 = compress_lane_groups<lanes_b_vector128, 4>,
+    .b_many = compress_lane_groups<lanes_b_vector128, 4>,
+    .b_many_lanes = 4,
+    .b_many_wide = compress_lane_groups<lanes_b_vector128, 4>,
+    .b_many_wide_lanes = 4,
+    .b_simultaneous_lanes = 2,
+    .s_x4 = compress_lanes<lanes_s_vector128>,
+    .s_x8 = compress_lane_groups<lanes_s_vector128, 8>,
+    .s_many = compress_lane_groups<lanes_s_vector128, 8>,
+    .s_many_lanes = 8,
+    .s_many_wide = compress_lane_groups<lanes_s_vector128, 8>,
+    .s_many_wide_lanes = 8,
+    .s_simultaneous_lanes = 4,
 };

@@ -21,23 +21,6 @@ namespace {
 
 }  // namespace
 
-const kernels vsx = {
-    .compress_b = compress_scalar<scalar_b>,
-    .compress_s = compress_scalar<scalar_s>,
-    .b_x2 = compress_lanes<lanes_b_vector128>,
-    .b_x4 = compress_lane_groups<lanes_b_vector128, 4>,
-    .b_many = compress_lane_groups<lanes_b_vector128, 4>,
-    .b_many_lanes = 4,
-    .b_many_wide = compress_lane_groups<lanes_b_vector128, 4>,
-    .b_many_wide_lanes = 4,
-    .b_simultaneous_lanes = 2,
-    .s_x4 = compress_lanes<lanes_s_vector128>,
-    .s_x8 = compress_lane_groups<lanes_s_vector128, 8>,
-    .s_many = compress_lane_groups<lanes_s_vector128, 8>,
-    .s_many_lanes = 8,
-    .s_many_wide = compress_lane_groups<lanes_s_vector128, 8>,
-    .s_many_wide_lanes = 8,
-    .s_simultaneous_lanes = 4,
-};
+const kernels vsx = vector128_kernels;
 
 }  // namespace fastblake::internal::blake2

@@ -696,3 +696,17 @@ void xof_many_with(const std::uint32_t cv[8], const std::uint8_t block[block_len
         row_compress_xof(cv, block, len, first, flags, o);
       });
 }
+
+// The table of a kernel whose rows are `row` and whose many-block functions all run W.
+template <class W>
+constexpr kernels kernels_with() {
+  return {
+      .simd_degree = W::lanes,
+      .compress_in_place = row_compress_in_place,
+      .compress_blocks = row_compress_blocks,
+      .xof_many = xof_many_with<W>,
+      .hash_chunks = hash_chunks_with<W>,
+      .hash_roots = hash_roots_with<W>,
+      .hash_parents = hash_parents_with<W>,
+  };
+}

@@ -30,8 +30,8 @@ struct vsx128 : vector128 {
   // vec_rl rotates left: right by k is left by 32 - k.
   template <int k>
   static reg rotr(reg v) {
-    return reinterpret_cast<reg>(vec_rl(reinterpret_cast<__vector unsigned int>(v),
-                                        vec_splats(static_cast<unsigned int>(32 - k))));
+    using altivec = __vector unsigned int;
+    return (reg)vec_rl((altivec)v, vec_splats(static_cast<unsigned int>(32 - k)));
   }
   static reg rot16(reg v) { return rotr<16>(v); }
   static reg rot12(reg v) { return rotr<12>(v); }
@@ -44,14 +44,6 @@ using row = vsx128;
 
 }  // namespace
 
-const kernels vsx = {
-    .simd_degree = vsx128::lanes,
-    .compress_in_place = row_compress_in_place,
-    .compress_blocks = row_compress_blocks,
-    .xof_many = xof_many_with<vsx128>,
-    .hash_chunks = hash_chunks_with<vsx128>,
-    .hash_roots = hash_roots_with<vsx128>,
-    .hash_parents = hash_parents_with<vsx128>,
-};
+const kernels vsx = kernels_with<vsx128>();
 
 }  // namespace fastblake::internal::blake3

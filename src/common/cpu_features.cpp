@@ -9,8 +9,10 @@
 #include <cpuid.h>
 #endif
 #endif
-#if defined(__powerpc64__) && defined(__linux__)
+#if (defined(__powerpc64__) || defined(__riscv)) && defined(__linux__)
 #include <sys/auxv.h>
+#endif
+#if defined(__powerpc64__) && defined(__linux__)
 #ifndef PPC_FEATURE_HAS_VSX
 #define PPC_FEATURE_HAS_VSX 0x00000080
 #endif
@@ -89,6 +91,14 @@ std::uint32_t detect() noexcept { return feature_neon; }
 // but the bit is still what says so.
 std::uint32_t detect() noexcept {
   return (getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX) != 0 ? feature_vsx : 0;
+}
+
+#elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
+
+// Linux reports the single-letter extensions as bits of AT_HWCAP: 'V' is the vector extension
+// 1.0 (the kernel sets it only where it saves the vector state).
+std::uint32_t detect() noexcept {
+  return (getauxval(AT_HWCAP) & (1ul << ('V' - 'A'))) != 0 ? feature_rvv : 0;
 }
 
 #else

@@ -74,6 +74,16 @@ TEST(Backend, UnknownOrUnavailableNamesAreRefused) {
   EXPECT_EQ(active_backend(), before) << "a refused switch changes nothing";
 }
 
+// The cross builds' check that detection answers the CPU: ctest runs it under qemu with a CPU
+// model that has the extension (the best backend expected) and one that lacks it (portable),
+// naming the expected backend in FASTBLAKE_TEST_EXPECT_BACKEND. Elsewhere it is skipped.
+TEST(BackendDetection, ChoosesWhatTheCpuHas) {
+  const char* expected = std::getenv("FASTBLAKE_TEST_EXPECT_BACKEND");
+  if (expected == nullptr) GTEST_SKIP() << "run by ctest's backend_detection_* tests";
+  EXPECT_EQ(active_backend(), std::string_view(expected));
+  EXPECT_EQ(available_backends().front(), std::string_view(expected));
+}
+
 // Meaningful only as the first thing a process hashes, with FASTBLAKE_BACKEND set: ctest runs
 // it that way for every name (tests/CMakeLists.txt). Elsewhere it is skipped.
 TEST(BackendOverride, FollowsTheEnvironment) {
