@@ -90,7 +90,7 @@ std::uint32_t detect() noexcept { return feature_neon; }
 // The kernel's hardware capabilities; ppc64le's ABI needs POWER8, whose VSX every such CPU has,
 // but the bit is still what says so.
 std::uint32_t detect() noexcept {
-  return (getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX) != 0 ? feature_vsx : 0;
+  return (getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX) != 0 ? std::uint32_t{feature_vsx} : 0;
 }
 
 #elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
@@ -98,7 +98,7 @@ std::uint32_t detect() noexcept {
 // Linux reports the single-letter extensions as bits of AT_HWCAP: 'V' is the vector extension
 // 1.0 (the kernel sets it only where it saves the vector state).
 std::uint32_t detect() noexcept {
-  return (getauxval(AT_HWCAP) & (1ul << ('V' - 'A'))) != 0 ? feature_rvv : 0;
+  return (getauxval(AT_HWCAP) & (1ul << ('V' - 'A'))) != 0 ? std::uint32_t{feature_rvv} : 0;
 }
 
 #else
