@@ -4,8 +4,8 @@
 // the instruction set's rotate where it has one.
 //
 // No include guard and no includes: included inside each ISA file's anonymous namespace, after
-// <cstring>, kernels.hpp, compress-inl.hpp and scalar-inl.hpp. Little-endian targets only: message words are read
-// as they lie in memory.
+// <cstring>, kernels.hpp, compress-inl.hpp and scalar-inl.hpp. Message words are little-endian
+// in memory: on a big-endian target (s390x) each is byte-swapped as it is loaded.
 
 struct lanes_b_vector128 {
   using word = std::uint64_t;
@@ -22,6 +22,16 @@ struct lanes_b_vector128 {
     return v;
   }
   static void store(word* p, reg v) { std::memcpy(p, &v, sizeof v); }
+  static reg load_le(const std::uint8_t* p) {
+    reg v;
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (std::endian::native == std::endian::big) {
+      using bytes = std::uint8_t __attribute__((vector_size(16)));
+      v = (reg)__builtin_shufflevector((bytes)v, (bytes)v, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12,
+                                       11, 10, 9, 8);
+    }
+    return v;
+  }
   template <int N>
   static reg rotr(reg x) {
     return x >> N | x << (64 - N);
@@ -32,9 +42,8 @@ struct lanes_b_vector128 {
   static reg rot4(reg x) { return rotr<63>(x); }
   static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
     for (int k = 0; k < 8; ++k) {
-      reg r0, r1;
-      std::memcpy(&r0, blocks[0] + offset + 16 * k, sizeof r0);
-      std::memcpy(&r1, blocks[1] + offset + 16 * k, sizeof r1);
+      const reg r0 = load_le(blocks[0] + offset + 16 * k);
+      const reg r1 = load_le(blocks[1] + offset + 16 * k);
       m[2 * k] = __builtin_shufflevector(r0, r1, 0, 2);
       m[2 * k + 1] = __builtin_shufflevector(r0, r1, 1, 3);
     }
@@ -56,6 +65,16 @@ struct lanes_s_vector128 {
     return v;
   }
   static void store(word* p, reg v) { std::memcpy(p, &v, sizeof v); }
+  static reg load_le(const std::uint8_t* p) {
+    reg v;
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (std::endian::native == std::endian::big) {
+      using bytes = std::uint8_t __attribute__((vector_size(16)));
+      v = (reg)__builtin_shufflevector((bytes)v, (bytes)v, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+                                       15, 14, 13, 12);
+    }
+    return v;
+  }
   template <int N>
   static reg rotr(reg x) {
     return x >> N | x << (32 - N);
@@ -68,7 +87,7 @@ struct lanes_s_vector128 {
   static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
     for (int k = 0; k < 4; ++k) {
       reg r[4];
-      for (int i = 0; i < 4; ++i) std::memcpy(&r[i], blocks[i] + offset + 16 * k, sizeof r[i]);
+      for (int i = 0; i < 4; ++i) r[i] = load_le(blocks[i] + offset + 16 * k);
       const reg t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
       const reg t1 = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
       const reg t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);

@@ -6,12 +6,14 @@
 // parent nodes.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
 
 #include "common/backend.hpp"
+#include "common/endian.hpp"
 #include "fastblake_backends.hpp"
 
 namespace fastblake::internal::blake3 {

@@ -13,6 +13,28 @@
 // So every function here is compiled with that file's flags and has internal linkage: the
 // linker can never hand an older CPU the AVX-512 copy of a shared inline function.
 
+// Bytes in memory (message blocks, chaining values and output written as bytes) hold
+// little-endian words; word arrays (cv, key, counters) are native. On a big-endian target the
+// traits give load_le and store_le for the bytes; on a little-endian one loadu and storeu are
+// the same thing.
+template <class W>
+FASTBLAKE_ALWAYS_INLINE typename W::reg load_le(const void* p) {
+  if constexpr (std::endian::native == std::endian::big) {
+    return W::load_le(p);
+  } else {
+    return W::loadu(p);
+  }
+}
+
+template <class W>
+FASTBLAKE_ALWAYS_INLINE void store_le(void* p, typename W::reg v) {
+  if constexpr (std::endian::native == std::endian::big) {
+    W::store_le(p, v);
+  } else {
+    W::storeu(p, v);
+  }
+}
+
 // ---- one block at a time: the state as four rows of four words ----
 
 // rotr(x ^ y, k). A ternary-logic form, rotr(x, k) ^ (y >> k | y << (32 - k)), is one cycle
@@ -67,7 +89,7 @@ FASTBLAKE_ALWAYS_INLINE void row_rounds(row::reg r[4], row::reg cv_lo, row::reg 
                                         const std::uint8_t block[block_len], std::uint8_t len,
                                         std::uint64_t counter, std::uint8_t flags) {
   std::uint32_t m[16];
-  std::memcpy(m, block, sizeof m);  // every SIMD target is little-endian
+  load_le32_words(block, m, 16);
   r[0] = cv_lo;
   r[1] = cv_hi;
   r[2] = row::setr(iv[0], iv[1], iv[2], iv[3]);
@@ -110,10 +132,10 @@ void row_compress_xof(const std::uint32_t cv[8], const std::uint8_t block[block_
                       std::uint8_t out[block_len]) {
   row::reg r[4];
   row_rounds(r, row::loadu(cv), row::loadu(cv + 4), block, len, counter, flags);
-  row::storeu(out, row::xor_(r[0], r[2]));
-  row::storeu(out + 16, row::xor_(r[1], r[3]));
-  row::storeu(out + 32, row::xor_(r[2], row::loadu(cv)));
-  row::storeu(out + 48, row::xor_(r[3], row::loadu(cv + 4)));
+  store_le<row>(out, row::xor_(r[0], r[2]));
+  store_le<row>(out + 16, row::xor_(r[1], r[3]));
+  store_le<row>(out + 32, row::xor_(r[2], row::loadu(cv)));
+  store_le<row>(out + 48, row::xor_(r[3], row::loadu(cv + 4)));
 }
 
 void row_hash_chunk(const std::uint8_t* input, const std::uint32_t key[8], std::uint64_t counter,
@@ -123,7 +145,7 @@ void row_hash_chunk(const std::uint8_t* input, const std::uint32_t key[8], std::
   row_compress_blocks(cv, input, blocks_per_chunk - 1, counter, flags | chunk_start, flags);
   row_compress_in_place(cv, input + (blocks_per_chunk - 1) * block_len, block_len, counter,
                         flags | chunk_end);
-  std::memcpy(out, cv, out_len);
+  store_le32_words(cv, out, 8);
 }
 
 // ---- many blocks at once: word i of every lane in one vector ----
@@ -214,7 +236,7 @@ FASTBLAKE_ALWAYS_INLINE void load_transposed(const std::uint8_t* const inputs[W:
     // and only the transposed words need to reach it.
     typename W::reg t[W::lanes];
     for (std::size_t lane = 0; lane < W::lanes; ++lane)
-      t[lane] = W::loadu(inputs[lane] + offset + tile * W::lanes * 4);
+      t[lane] = load_le<W>(inputs[lane] + offset + tile * W::lanes * 4);
     W::transpose(t);
     for (std::size_t lane = 0; lane < W::lanes; ++lane) m[tile * W::lanes + lane] = t[lane];
   }
@@ -236,7 +258,7 @@ FASTBLAKE_ALWAYS_INLINE void store_transposed(const typename W::reg v[words], st
       for (std::size_t i = 0; i < W::lanes; ++i) t[i] = v[tile * W::lanes + i];
       W::transpose(t);
       for (std::size_t lane = 0; lane < W::lanes; ++lane)
-        W::storeu(out + lane * stride + tile * W::lanes * 4, t[lane]);
+        store_le<W>(out + lane * stride + tile * W::lanes * 4, t[lane]);
     }
   }
 }
@@ -298,7 +320,7 @@ FASTBLAKE_ALWAYS_INLINE void wide_xof_batch(const std::uint32_t cv[8],
                                             std::uint64_t counter, std::uint8_t flags,
                                             std::uint8_t* out) {
   std::uint32_t words[16];
-  std::memcpy(words, block, sizeof words);  // little-endian, as above
+  load_le32_words(block, words, 16);
   typename W::reg m[16];
   for (int i = 0; i < 16; ++i) m[i] = W::set1(words[i]);
   typename W::reg counter_lo, counter_hi;
@@ -639,7 +661,7 @@ void hash_parents_with(const std::uint8_t* input, std::size_t num_parents,
         std::uint32_t cv[8];
         std::memcpy(cv, key, sizeof cv);
         row_compress_in_place(cv, in, block_len, 0, parent_flags);
-        std::memcpy(o, cv, out_len);
+        store_le32_words(cv, o, 8);
       });
 }
 
@@ -668,7 +690,7 @@ void hash_roots_with(const std::uint8_t* const* inputs, const std::size_t* lengt
     if (rest != 0) std::memcpy(tail, inputs[0] + full * block_len, rest);
     row_compress_in_place(cv, tail, static_cast<std::uint8_t>(rest), 0,
                           flags | (full == 0 ? chunk_start : 0) | chunk_end | root);
-    std::memcpy(out, cv, out_len);
+    store_le32_words(cv, out, 8);
   } else {
     const std::uint8_t* padded[W::lanes];
     std::size_t padded_lengths[W::lanes];

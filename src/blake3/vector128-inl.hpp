@@ -4,8 +4,8 @@
 // may replace the rotations where its instruction set has better ones.
 //
 // No include guard and no includes: included inside each ISA file's anonymous namespace, after
-// <cstring>. Little-endian targets only: loads and stores keep memory's byte order, which the
-// shared kernels read words in.
+// <cstring>. loadu and storeu move native words; load_le and store_le little-endian bytes,
+// which on a big-endian target (s390x) swap each word's bytes.
 
 struct vector128 {
   using reg = std::uint32_t __attribute__((vector_size(16)));
@@ -23,6 +23,20 @@ struct vector128 {
     return v;
   }
   static void storeu(void* p, reg v) { std::memcpy(p, &v, sizeof v); }
+  static reg byteswap(reg v) {
+    using bytes = std::uint8_t __attribute__((vector_size(16)));
+    return (reg)__builtin_shufflevector((bytes)v, (bytes)v, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+                                        15, 14, 13, 12);
+  }
+  static reg load_le(const void* p) {
+    const reg v = loadu(p);
+    if constexpr (std::endian::native == std::endian::big) return byteswap(v);
+    return v;
+  }
+  static void store_le(void* p, reg v) {
+    if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+    storeu(p, v);
+  }
 
   template <int k>
   static reg rotr(reg v) {

@@ -9,7 +9,7 @@
 #include <cpuid.h>
 #endif
 #endif
-#if (defined(__powerpc64__) || defined(__riscv)) && defined(__linux__)
+#if (defined(__powerpc64__) || defined(__riscv) || defined(__s390x__)) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
 #if defined(__powerpc64__) && defined(__linux__)
@@ -91,6 +91,14 @@ std::uint32_t detect() noexcept { return feature_neon; }
 // but the bit is still what says so.
 std::uint32_t detect() noexcept {
   return (getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX) != 0 ? std::uint32_t{feature_vsx} : 0;
+}
+
+#elif defined(__s390x__) && defined(__linux__)
+
+// The vector facility (z13 and later), where the kernel saves the vector registers.
+std::uint32_t detect() noexcept {
+  constexpr unsigned long hwcap_s390_vx = 2048;  // HWCAP_S390_VX
+  return (getauxval(AT_HWCAP) & hwcap_s390_vx) != 0 ? std::uint32_t{feature_zvector} : 0;
 }
 
 #elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
