@@ -70,8 +70,8 @@ struct lanes_s_vector128 {
     std::memcpy(&v, p, sizeof v);
     if constexpr (std::endian::native == std::endian::big) {
       using bytes = std::uint8_t __attribute__((vector_size(16)));
-      v = (reg)__builtin_shufflevector((bytes)v, (bytes)v, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
-                                       15, 14, 13, 12);
+      v = (reg)__builtin_shufflevector((bytes)v, (bytes)v, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15,
+                                       14, 13, 12);
     }
     return v;
   }

@@ -16,7 +16,8 @@ struct kernels;
 }
 
 struct backend {
-  /// As FASTBLAKE_BACKEND and use_backend spell it: avx512, avx2, sse41, sse2, neon, vsx, zvector, rvv, portable.
+  /// As FASTBLAKE_BACKEND and use_backend spell it: avx512, avx2, sse41, sse2, neon, vsx, zvector,
+  /// rvv, portable.
   std::string_view name;
   /// The cpu_feature bits (common/cpu_features.hpp) the CPU needs to run its kernels.
   std::uint32_t required_features;
