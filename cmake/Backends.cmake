@@ -6,7 +6,7 @@
 # for, the CPU features it needs (the cpu_feature names of src/common/cpu_features.hpp, without
 # "feature_") and its compiler flags. Its kernels are src/blake3/<name>.cpp and, where it has
 # BLAKE2 kernels of its own, src/blake2/<name>.cpp; the others run BLAKE2 on portable's.
-set(FASTBLAKE_KNOWN_BACKENDS avx512 avx2 sse41 sse2 neon vsx zvector rvv portable)
+set(FASTBLAKE_KNOWN_BACKENDS avx512 avx2 sse41 sse2 neon vsx zvector rvv simd128 portable)
 
 set(_fastblake_x86 "^(x86_64|AMD64|amd64)$")
 set(_fastblake_arm64 "^(aarch64|arm64|ARM64)$")
@@ -19,6 +19,12 @@ set(_fastblake_backend_processor_sse2 "${_fastblake_x86}")
 set(_fastblake_backend_processor_neon "${_fastblake_arm64}")
 set(_fastblake_backend_processor_vsx "${_fastblake_ppc64le}")
 set(_fastblake_backend_processor_zvector "^s390x$")
+# WebAssembly under Emscripten, which names the processor x86 (its toolchain's choice).
+if(EMSCRIPTEN)
+  set(_fastblake_backend_processor_simd128 ".*")
+else()
+  set(_fastblake_backend_processor_simd128 "^$")
+endif()
 # RVV code generation needs clang (GCC 12 has none): with GCC, riscv64 runs portable.
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   set(_fastblake_backend_processor_rvv "^riscv64$")
@@ -34,6 +40,7 @@ set(_fastblake_backend_features_sse2 sse2)
 set(_fastblake_backend_features_neon neon)
 set(_fastblake_backend_features_vsx vsx)
 set(_fastblake_backend_features_zvector zvector)
+set(_fastblake_backend_features_simd128 simd128)
 set(_fastblake_backend_features_rvv rvv)
 set(_fastblake_backend_features_portable "")
 
@@ -48,6 +55,7 @@ else()
   set(_fastblake_backend_flags_avx512 -mavx512f -mavx512vl)
   set(_fastblake_backend_flags_vsx -mcpu=power8 -mvsx)
   set(_fastblake_backend_flags_zvector -march=z13 -mzvector)
+  set(_fastblake_backend_flags_simd128 -msimd128)
   # The generic 128-bit vectors as RVV code, correct at any VLEN from 128 bits (the least the V
   # extension allows).
   set(_fastblake_backend_flags_rvv -march=rv64gcv -mllvm -riscv-v-vector-bits-min=128)

@@ -101,6 +101,13 @@ std::uint32_t detect() noexcept {
   return (getauxval(AT_HWCAP) & hwcap_s390_vx) != 0 ? std::uint32_t{feature_zvector} : 0;
 }
 
+#elif defined(__EMSCRIPTEN__)
+
+// A WebAssembly module is validated whole: one holding the simd128 kernel loads only where the
+// engine has SIMD, so where it runs, SIMD is there. Choosing between modules is the loader's
+// (the JavaScript wrapper's) part.
+std::uint32_t detect() noexcept { return feature_simd128; }
+
 #elif defined(__riscv) && __riscv_xlen == 64 && defined(__linux__)
 
 // Linux reports the single-letter extensions as bits of AT_HWCAP: 'V' is the vector extension

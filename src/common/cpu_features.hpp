@@ -17,6 +17,7 @@ enum cpu_feature : std::uint32_t {
   feature_vsx = 1u << 9,
   feature_rvv = 1u << 10,
   feature_zvector = 1u << 11,
+  feature_simd128 = 1u << 12,
   /// Not an instruction set: 512-bit vector operations run at about half the rate of 256-bit
   /// ones (AMD Zen 4 and 5), not at two thirds (Intel). Some kernels pick their layout by it.
   feature_half_rate_512 = 1u << 8,
