@@ -2,6 +2,8 @@
 #include <fastblake/blake2.hpp>
 
 #include <algorithm>
+#include <limits>
+#include <new>
 #include <vector>
 #include "blake2/modes.hpp"
 
@@ -66,7 +68,9 @@ xof_state<F>::xof_state(const xof_params<F>& p) noexcept
 
 template <family F>
 std::vector<std::uint8_t> xof_state<F>::finalize() const {
-  std::vector<std::uint8_t> out(length_);
+  // On a 32-bit target an output of 4 GiB or more cannot be one vector.
+  if (length_ > std::numeric_limits<std::size_t>::max()) throw std::bad_alloc();
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(length_));
   finalize(std::as_writable_bytes(std::span<std::uint8_t>(out)), 0);
   return out;
 }

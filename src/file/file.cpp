@@ -192,7 +192,9 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
   std::uint64_t done = 0;
   if (total <= small_file_size) {
     std::byte buffer[small_file_size + 1];
-    const ssize_t n = read_fully(src.fd, buffer, bounded ? total : sizeof buffer, at);
+    // total fits: it is at most small_file_size here.
+    const ssize_t n =
+        read_fully(src.fd, buffer, bounded ? static_cast<std::size_t>(total) : sizeof buffer, at);
     if (n < 0) return errno_code();
     done = static_cast<std::uint64_t>(n);
     h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
