@@ -2,8 +2,8 @@
 //
 // fastblake picks the best backend this CPU supports the first time it hashes, and keeps it.
 // The environment variable FASTBLAKE_BACKEND, read at that moment and set to one of the names
-// (avx512, avx2, sse41, sse2, neon, vsx, zvector, rvv, simd128, portable), forces one (for tests and
-// benchmarks). All functions here are thread-safe.
+// (avx512, avx2, sse41, sse2, neon, vsx, zvector, rvv, simd128, portable), forces one (for tests
+// and benchmarks). All functions here are thread-safe.
 //
 // A program that links fastblake::cuda (<fastblake/cuda.hpp>) also lets the automatic
 // functions, hash(), keyed_hash(), derive_key() and the file API with

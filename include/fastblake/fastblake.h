@@ -30,8 +30,9 @@ extern "C" {
 /** The library's version, "MAJOR.MINOR.PATCH". The shared library's SONAME changes with MAJOR. */
 FASTBLAKE_API const char* fastblake_version(void);
 
-/** The instruction-set backend in use: "portable", "sse2", "sse41", "avx2", "avx512" or
- * "neon" (see <fastblake/backend.hpp>; FASTBLAKE_BACKEND in the environment forces one). */
+/** The instruction-set backend in use: "portable", "sse2", "sse41", "avx2", "avx512", "neon",
+ * "vsx", "zvector", "rvv" or "simd128" (see <fastblake/backend.hpp>; FASTBLAKE_BACKEND in the
+ * environment forces one). */
 FASTBLAKE_API const char* fastblake_active_backend(void);
 
 /** The backends this build can run on this CPU, best first: writes up to `capacity` names

@@ -1,0 +1,406 @@
+// fastblake for JavaScript: BLAKE3 and BLAKE2 from the library compiled to WebAssembly, with its
+// SIMD kernels (simd128) where the engine has WebAssembly SIMD. docs/javascript.md describes
+// the API. One ES module for Node.js and browsers: it loads the WebAssembly when imported.
+import createFastblakeWasm from './fastblake-wasm.mjs';
+
+const wasm = await createFastblakeWasm();
+
+const encoder = new TextEncoder();
+// Input travels into the module's memory in pieces of this size, and output out of it, so a
+// hash of any size needs one fixed buffer there.
+const pieceSize = 1 << 20;
+let scratch = 0;
+function scratchBuffer() {
+  if (scratch === 0) scratch = allocate(pieceSize);
+  return scratch;
+}
+
+function allocate(size) {
+  const p = wasm._malloc(Math.max(size, 1));
+  if (p === 0) throw new RangeError(`fastblake: cannot allocate ${size} bytes of WebAssembly memory`);
+  return p;
+}
+
+// The bytes of a string (UTF-8), an ArrayBuffer, a SharedArrayBuffer or any ArrayBuffer view.
+function bytesOf(data, what) {
+  if (typeof data === 'string') return encoder.encode(data);
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer ||
+      (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) {
+    return new Uint8Array(data);
+  }
+  throw new TypeError(`fastblake: ${what} must be a string, an ArrayBuffer or a typed array`);
+}
+
+// A non-negative integer below 2^64 (a number or a BigInt) as its 32-bit halves.
+function halvesOf(value, what) {
+  let big;
+  if (typeof value === 'bigint') {
+    big = value;
+  } else if (Number.isSafeInteger(value)) {
+    big = BigInt(value);
+  } else {
+    throw new TypeError(`fastblake: ${what} must be a non-negative integer (a number or a BigInt)`);
+  }
+  if (big < 0n || big >= 1n << 64n) throw new RangeError(`fastblake: ${what} must be below 2^64`);
+  return [Number(big & 0xffffffffn), Number(big >> 32n)];
+}
+
+function lengthOf(value, what) {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`fastblake: ${what} must be a non-negative integer`);
+  }
+  return value;
+}
+
+// Feeds bytes to update(state, pointer, length) a piece at a time.
+function absorb(update, state, bytes) {
+  const buffer = scratchBuffer();
+  for (let at = 0; at < bytes.length; at += pieceSize) {
+    const piece = bytes.subarray(at, Math.min(at + pieceSize, bytes.length));
+    wasm.HEAPU8.set(piece, buffer);
+    update(state, buffer, piece.length);
+  }
+}
+
+// Runs body(pointer) with a copy of bytes in the module's memory, then frees it.
+function withCopy(bytes, body) {
+  if (bytes.length === 0) return body(0);
+  const p = allocate(bytes.length);
+  try {
+    wasm.HEAPU8.set(bytes, p);
+    return body(p);
+  } finally {
+    wasm.HEAPU8.fill(0, p, p + bytes.length);  // keys and salts do not linger
+    wasm._free(p);
+  }
+}
+
+// States the garbage collector finds unreachable are freed even without dispose().
+const unfreed = new FinalizationRegistry((pointer) => wasm._free(pointer));
+
+class State {
+  #pointer;
+  #size;
+  constructor(size) {
+    this.#size = size;
+    this.#pointer = allocate(size);
+    unfreed.register(this, this.#pointer, this);
+  }
+  get pointer() {
+    if (this.#pointer === 0) throw new Error('fastblake: this hasher has been disposed');
+    return this.#pointer;
+  }
+  copyTo(other) {
+    wasm.HEAPU8.copyWithin(other.pointer, this.pointer, this.pointer + this.#size);
+  }
+  dispose() {
+    if (this.#pointer === 0) return;
+    unfreed.unregister(this);
+    wasm.HEAPU8.fill(0, this.#pointer, this.#pointer + this.#size);
+    wasm._free(this.#pointer);
+    this.#pointer = 0;
+  }
+}
+
+const blake3StateSize = wasm._fastblake_js_blake3_hasher_size();
+const blake2StateSize = wasm._fastblake_js_blake2_state_size();
+
+/** The library's version, "MAJOR.MINOR.PATCH". */
+export const version = wasm.UTF8ToString(wasm._fastblake_version());
+
+/** The backend in use: "simd128" where the engine runs WebAssembly SIMD, else "portable". */
+export function backend() {
+  return wasm.UTF8ToString(wasm._fastblake_active_backend());
+}
+
+/** The backends this module can run here, best first. */
+export function availableBackends() {
+  const capacity = 16;
+  const names = allocate(capacity * 4);
+  try {
+    const count = Math.min(wasm._fastblake_available_backends(names, capacity), capacity);
+    const view = new Uint32Array(wasm.HEAPU8.buffer, names, count);
+    return Array.from(view, (p) => wasm.UTF8ToString(p));
+  } finally {
+    wasm._free(names);
+  }
+}
+
+/** Switches every later hash to the backend `name` (for tests and measurement). */
+export function useBackend(name) {
+  if (typeof name !== 'string') throw new TypeError('fastblake: a backend name is a string');
+  const status = withCopy(encoder.encode(name + '\0'), (p) => wasm._fastblake_use_backend(p));
+  if (status !== 0) {
+    throw new Error(`fastblake: no backend "${name}" here (available: ${
+        availableBackends().join(', ')})`);
+  }
+}
+
+/** Bytes as lowercase hexadecimal. */
+export function toHex(bytes) {
+  let hex = '';
+  for (const b of bytesOf(bytes, 'bytes')) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** BLAKE3 in progress: hash, keyed hash or key derivation, and extendable output. */
+export class Blake3 {
+  #state = new State(blake3StateSize);
+
+  /** The plain hash. */
+  constructor() {
+    wasm._fastblake_blake3_hasher_init(this.#state.pointer);
+  }
+
+  /** The keyed hash (a MAC or PRF) with a 32-byte key. */
+  static keyed(key) {
+    const k = bytesOf(key, 'the key');
+    if (k.length !== 32) throw new RangeError(`fastblake: a BLAKE3 key is 32 bytes, not ${k.length}`);
+    const h = new Blake3();
+    withCopy(k, (p) => wasm._fastblake_blake3_hasher_init_keyed(h.#state.pointer, p));
+    return h;
+  }
+
+  /** Key derivation for a context string (or its bytes), fed the key material. */
+  static deriveKey(context) {
+    const c = bytesOf(context, 'the context');
+    const h = new Blake3();
+    withCopy(c, (p) => wasm._fastblake_blake3_hasher_init_derive_key_raw(h.#state.pointer, p, c.length));
+    return h;
+  }
+
+  /** Absorbs data (a string as UTF-8, or bytes); returns this. */
+  update(data) {
+    absorb(wasm._fastblake_blake3_hasher_update, this.#state.pointer, bytesOf(data, 'data'));
+    return this;
+  }
+
+  /** `length` bytes of output (32 by default) from byte `seek` of the extendable output (a
+   * number or a BigInt). Updates may continue afterwards. */
+  digest(length = 32, { seek = 0 } = {}) {
+    lengthOf(length, 'the output length');
+    let [low, high] = halvesOf(seek, 'seek');
+    if ((BigInt(high) << 32n) + BigInt(low) + BigInt(length) > 1n << 64n) {
+      throw new RangeError('fastblake: the output range passes 2^64 bytes');
+    }
+    const out = new Uint8Array(length);
+    const buffer = scratchBuffer();
+    for (let at = 0; at < length; at += pieceSize) {
+      const n = Math.min(pieceSize, length - at);
+      if (wasm._fastblake_js_blake3_finalize_seek(this.#state.pointer, low, high, buffer, n) !== 0) {
+        throw new RangeError('fastblake: the output range passes 2^64 bytes');
+      }
+      out.set(wasm.HEAPU8.subarray(buffer, buffer + n), at);
+      low += n;
+      if (low >= 2 ** 32) {
+        low -= 2 ** 32;
+        high += 1;
+      }
+    }
+    return out;
+  }
+
+  /** The digest as hexadecimal. */
+  hexDigest(length = 32, options = {}) {
+    return toHex(this.digest(length, options));
+  }
+
+  /** Bytes absorbed since creation or reset. */
+  get count() {
+    return wasm._fastblake_js_blake3_count(this.#state.pointer);
+  }
+
+  /** Forgets the input, keeping the mode and key; returns this. */
+  reset() {
+    wasm._fastblake_blake3_hasher_reset(this.#state.pointer);
+    return this;
+  }
+
+  /** An independent copy of this hash in progress. */
+  clone() {
+    const copy = new Blake3();
+    this.#state.copyTo(copy.#state);
+    return copy;
+  }
+
+  /** Frees the WebAssembly memory now (the garbage collector frees it otherwise). */
+  dispose() {
+    this.#state.dispose();
+  }
+}
+
+/** The BLAKE3 hash of data: 32 bytes, or options.length; options.key (32 bytes) for the keyed
+ * hash, options.context for key derivation, options.seek for a later part of the output. */
+export function blake3(data, { length = 32, key, context, seek = 0 } = {}) {
+  if (key !== undefined && context !== undefined) {
+    throw new TypeError('fastblake: a BLAKE3 hash takes a key or a context, not both');
+  }
+  const h = key !== undefined ? Blake3.keyed(key) :
+      context !== undefined ? Blake3.deriveKey(context) :
+      new Blake3();
+  try {
+    return h.update(data).digest(length, { seek });
+  } finally {
+    h.dispose();
+  }
+}
+
+const blake2Algorithms = { blake2b: 0, blake2s: 1, blake2bp: 2, blake2sp: 3, blake2xb: 4, blake2xs: 5 };
+
+/** BLAKE2 in progress: any of BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp, BLAKE2Xb and BLAKE2Xs, with
+ * every parameter of the parameter block. */
+export class Blake2 {
+  #state = new State(blake2StateSize);
+  #algorithm;
+  #length;
+  #options;
+
+  /** options: length (the hash or output length; 0 or absent: the algorithm's default), key,
+   * salt, personal, and the tree parameters fanout, maxDepth, maxLeafLength, nodeOffset,
+   * nodeDepth, innerLength and lastNode. */
+  constructor(algorithm = 'blake2b', options = {}) {
+    if (!Object.hasOwn(blake2Algorithms, algorithm)) {
+      throw new TypeError(`fastblake: unknown BLAKE2 algorithm "${algorithm}" (one of ${
+          Object.keys(blake2Algorithms).join(', ')})`);
+    }
+    this.#algorithm = algorithm;
+    this.#options = options;
+    this.#init();
+  }
+
+  #init() {
+    const o = this.#options;
+    const length = lengthOf(o.length ?? 0, 'the hash length');
+    const key = bytesOf(o.key ?? new Uint8Array(0), 'the key');
+    const salt = bytesOf(o.salt ?? new Uint8Array(0), 'the salt');
+    const personal = bytesOf(o.personal ?? new Uint8Array(0), 'the personalisation');
+    const treeNames = ['fanout', 'maxDepth', 'maxLeafLength', 'nodeOffset', 'nodeDepth', 'innerLength', 'lastNode'];
+    const hasTree = treeNames.some((name) => o[name] !== undefined);
+    let tree = null;
+    if (hasTree) {
+      const [offsetLow, offsetHigh] = halvesOf(o.nodeOffset ?? 0, 'nodeOffset');
+      const word = (value, fallback, what) => {
+        const v = value ?? fallback;
+        if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+          throw new RangeError(`fastblake: ${what} must be an integer from 0 to 2^32 - 1`);
+        }
+        return v;
+      };
+      tree = new Uint32Array([
+        word(o.fanout, 1, 'fanout'), word(o.maxDepth, 1, 'maxDepth'),
+        word(o.maxLeafLength, 0, 'maxLeafLength'), offsetLow, offsetHigh,
+        word(o.nodeDepth, 0, 'nodeDepth'), word(o.innerLength, 0, 'innerLength'),
+        o.lastNode ? 1 : 0,
+      ]);
+    }
+    // The key, salt, personalisation and tree parameters in one copy, each at its offset.
+    const treeBytes = tree ? new Uint8Array(tree.buffer) : new Uint8Array(0);
+    const all = new Uint8Array(treeBytes.length + key.length + salt.length + personal.length);
+    all.set(treeBytes, 0);
+    all.set(key, treeBytes.length);
+    all.set(salt, treeBytes.length + key.length);
+    all.set(personal, treeBytes.length + key.length + salt.length);
+    const status = withCopy(all, (p) => {
+      const at = (offset, n) => (n === 0 ? 0 : p + offset);
+      return wasm._fastblake_js_blake2_init(
+          this.#state.pointer, blake2Algorithms[this.#algorithm], length,
+          at(treeBytes.length, key.length), key.length,
+          at(treeBytes.length + key.length, salt.length), salt.length,
+          at(treeBytes.length + key.length + salt.length, personal.length), personal.length,
+          at(0, treeBytes.length));
+    });
+    if (status !== 0) {
+      throw new RangeError(`fastblake: ${this.#algorithm} refuses these parameters (a length, ` +
+                           'key, salt or personalisation too long, a tree parameter out of ' +
+                           'range, or one that BLAKE2bp, BLAKE2sp or BLAKE2X fix)');
+    }
+    const defaults = { blake2b: 64, blake2s: 32, blake2bp: 64, blake2sp: 32, blake2xb: 64, blake2xs: 32 };
+    this.#length = length === 0 ? defaults[this.#algorithm] : length;
+  }
+
+  /** The algorithm's name, as given. */
+  get algorithm() {
+    return this.#algorithm;
+  }
+
+  /** The length of the digest, in bytes. */
+  get length() {
+    return this.#length;
+  }
+
+  /** Absorbs data; returns this. */
+  update(data) {
+    absorb(wasm._fastblake_blake2_update, this.#state.pointer, bytesOf(data, 'data'));
+    return this;
+  }
+
+  /** The hash of everything absorbed so far; updates may continue. */
+  digest() {
+    return this.digestRange(0, this.#length);
+  }
+
+  /** Bytes [offset, offset + length) of the hash: any part of BLAKE2X's output by itself. */
+  digestRange(offset, length) {
+    lengthOf(offset, 'the offset');
+    lengthOf(length, 'the length');
+    if (offset + length > this.#length) {
+      throw new RangeError(`fastblake: bytes ${offset} to ${offset + length} pass the ${
+          this.#length}-byte hash`);
+    }
+    const out = new Uint8Array(length);
+    const buffer = scratchBuffer();
+    for (let at = 0; at < length; at += pieceSize) {
+      const n = Math.min(pieceSize, length - at);
+      const [low, high] = halvesOf(offset + at, 'the offset');
+      if (wasm._fastblake_js_blake2_finalize_range(this.#state.pointer, low, high, buffer, n) !== 0) {
+        throw new RangeError('fastblake: the range passes the end of the hash');
+      }
+      out.set(wasm.HEAPU8.subarray(buffer, buffer + n), at);
+    }
+    return out;
+  }
+
+  /** The digest as hexadecimal. */
+  hexDigest() {
+    return toHex(this.digest());
+  }
+
+  /** Starts again with the same parameters; returns this. */
+  reset() {
+    this.#init();
+    return this;
+  }
+
+  /** An independent copy of this hash in progress. */
+  clone() {
+    const copy = new Blake2(this.#algorithm, this.#options);
+    this.#state.copyTo(copy.#state);
+    return copy;
+  }
+
+  /** Frees the WebAssembly memory now (the garbage collector frees it otherwise). */
+  dispose() {
+    this.#state.dispose();
+  }
+}
+
+function oneShot(algorithm) {
+  return (data, options = {}) => {
+    const h = new Blake2(algorithm, options);
+    try {
+      return h.update(data).digest();
+    } finally {
+      h.dispose();
+    }
+  };
+}
+
+/** One-shot BLAKE2: the hash of data, with the options of the Blake2 constructor. */
+export const blake2b = oneShot('blake2b');
+export const blake2s = oneShot('blake2s');
+export const blake2bp = oneShot('blake2bp');
+export const blake2sp = oneShot('blake2sp');
+export const blake2xb = oneShot('blake2xb');
+export const blake2xs = oneShot('blake2xs');
