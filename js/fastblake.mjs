@@ -35,16 +35,15 @@ function bytesOf(data, what) {
 
 // A non-negative integer below 2^64 (a number or a BigInt) as its 32-bit halves.
 function halvesOf(value, what) {
-  let big;
-  if (typeof value === 'bigint') {
-    big = value;
-  } else if (Number.isSafeInteger(value)) {
-    big = BigInt(value);
-  } else {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    if (value < 0) throw new RangeError(`fastblake: ${what} must not be negative`);
+    return [value % 2 ** 32, Math.floor(value / 2 ** 32)];
+  }
+  if (typeof value !== 'bigint') {
     throw new TypeError(`fastblake: ${what} must be a non-negative integer (a number or a BigInt)`);
   }
-  if (big < 0n || big >= 1n << 64n) throw new RangeError(`fastblake: ${what} must be below 2^64`);
-  return [Number(big & 0xffffffffn), Number(big >> 32n)];
+  if (value < 0n || value >= 1n << 64n) throw new RangeError(`fastblake: ${what} must be below 2^64`);
+  return [Number(value & 0xffffffffn), Number(value >> 32n)];
 }
 
 function lengthOf(value, what) {
@@ -64,16 +63,18 @@ function absorb(update, state, bytes) {
   }
 }
 
-// Runs body(pointer) with a copy of bytes in the module's memory, then frees it.
-function withCopy(bytes, body) {
+// Runs body(pointer) with a copy of bytes in the module's memory (the scratch buffer where they
+// fit), then wipes it: keys and salts do not linger there.
+function withBytes(bytes, body) {
   if (bytes.length === 0) return body(0);
-  const p = allocate(bytes.length);
+  const fits = bytes.length <= pieceSize;
+  const p = fits ? scratchBuffer() : allocate(bytes.length);
   try {
     wasm.HEAPU8.set(bytes, p);
     return body(p);
   } finally {
-    wasm.HEAPU8.fill(0, p, p + bytes.length);  // keys and salts do not linger
-    wasm._free(p);
+    wasm.HEAPU8.fill(0, p, p + bytes.length);
+    if (!fits) wasm._free(p);
   }
 }
 
@@ -131,7 +132,7 @@ export function availableBackends() {
 /** Switches every later hash to the backend `name` (for tests and measurement). */
 export function useBackend(name) {
   if (typeof name !== 'string') throw new TypeError('fastblake: a backend name is a string');
-  const status = withCopy(encoder.encode(name + '\0'), (p) => wasm._fastblake_use_backend(p));
+  const status = withBytes(encoder.encode(name + '\0'), (p) => wasm._fastblake_use_backend(p));
   if (status !== 0) {
     throw new Error(`fastblake: no backend "${name}" here (available: ${
         availableBackends().join(', ')})`);
@@ -145,6 +146,9 @@ export function toHex(bytes) {
   return hex;
 }
 
+let blake3Once;
+let blake2Once;
+
 /** BLAKE3 in progress: hash, keyed hash or key derivation, and extendable output. */
 export class Blake3 {
   #state = new State(blake3StateSize);
@@ -156,19 +160,37 @@ export class Blake3 {
 
   /** The keyed hash (a MAC or PRF) with a 32-byte key. */
   static keyed(key) {
-    const k = bytesOf(key, 'the key');
-    if (k.length !== 32) throw new RangeError(`fastblake: a BLAKE3 key is 32 bytes, not ${k.length}`);
-    const h = new Blake3();
-    withCopy(k, (p) => wasm._fastblake_blake3_hasher_init_keyed(h.#state.pointer, p));
-    return h;
+    return new Blake3().#initialize(key, undefined);
   }
 
   /** Key derivation for a context string (or its bytes), fed the key material. */
   static deriveKey(context) {
-    const c = bytesOf(context, 'the context');
-    const h = new Blake3();
-    withCopy(c, (p) => wasm._fastblake_blake3_hasher_init_derive_key_raw(h.#state.pointer, p, c.length));
-    return h;
+    return new Blake3().#initialize(undefined, context);
+  }
+
+  // Starts afresh in the mode that key or context (or neither) names.
+  #initialize(key, context) {
+    const p = this.#state.pointer;
+    if (key !== undefined) {
+      const k = bytesOf(key, 'the key');
+      if (k.length !== 32) throw new RangeError(`fastblake: a BLAKE3 key is 32 bytes, not ${k.length}`);
+      withBytes(k, (b) => wasm._fastblake_blake3_hasher_init_keyed(p, b));
+    } else if (context !== undefined) {
+      const c = bytesOf(context, 'the context');
+      withBytes(c, (b) => wasm._fastblake_blake3_hasher_init_derive_key_raw(p, b, c.length));
+    } else {
+      wasm._fastblake_blake3_hasher_init(p);
+    }
+    return this;
+  }
+
+  // The one-shot function's hasher, reused: a call then allocates nothing in the module.
+  static {
+    let shared = null;
+    blake3Once = (data, length, key, context, seek) => {
+      shared ??= new Blake3();
+      return shared.#initialize(key, context).update(data).digest(length, { seek });
+    };
   }
 
   /** Absorbs data (a string as UTF-8, or bytes); returns this. */
@@ -182,7 +204,8 @@ export class Blake3 {
   digest(length = 32, { seek = 0 } = {}) {
     lengthOf(length, 'the output length');
     let [low, high] = halvesOf(seek, 'seek');
-    if ((BigInt(high) << 32n) + BigInt(low) + BigInt(length) > 1n << 64n) {
+    // Numbers stop at 2^53: only a BigInt seek can reach the end of the output.
+    if (typeof seek === 'bigint' && seek + BigInt(length) > 1n << 64n) {
       throw new RangeError('fastblake: the output range passes 2^64 bytes');
     }
     const out = new Uint8Array(length);
@@ -237,14 +260,7 @@ export function blake3(data, { length = 32, key, context, seek = 0 } = {}) {
   if (key !== undefined && context !== undefined) {
     throw new TypeError('fastblake: a BLAKE3 hash takes a key or a context, not both');
   }
-  const h = key !== undefined ? Blake3.keyed(key) :
-      context !== undefined ? Blake3.deriveKey(context) :
-      new Blake3();
-  try {
-    return h.update(data).digest(length, { seek });
-  } finally {
-    h.dispose();
-  }
+  return blake3Once(data, length, key, context, seek);
 }
 
 const blake2Algorithms = { blake2b: 0, blake2s: 1, blake2bp: 2, blake2sp: 3, blake2xb: 4, blake2xs: 5 };
@@ -268,6 +284,20 @@ export class Blake2 {
     this.#algorithm = algorithm;
     this.#options = options;
     this.#init();
+  }
+
+  // The one-shot functions' hashers, one per algorithm, reused as blake3Once's is.
+  static {
+    const shared = new Map();
+    blake2Once = (algorithm, data, options) => {
+      let h = shared.get(algorithm);
+      if (h === undefined) {
+        h = new Blake2(algorithm);
+        shared.set(algorithm, h);
+      }
+      h.#options = options;
+      return h.#init().update(data).digest();
+    };
   }
 
   #init() {
@@ -302,7 +332,7 @@ export class Blake2 {
     all.set(key, treeBytes.length);
     all.set(salt, treeBytes.length + key.length);
     all.set(personal, treeBytes.length + key.length + salt.length);
-    const status = withCopy(all, (p) => {
+    const status = withBytes(all, (p) => {
       const at = (offset, n) => (n === 0 ? 0 : p + offset);
       return wasm._fastblake_js_blake2_init(
           this.#state.pointer, blake2Algorithms[this.#algorithm], length,
@@ -318,6 +348,7 @@ export class Blake2 {
     }
     const defaults = { blake2b: 64, blake2s: 32, blake2bp: 64, blake2sp: 32, blake2xb: 64, blake2xs: 32 };
     this.#length = length === 0 ? defaults[this.#algorithm] : length;
+    return this;
   }
 
   /** The algorithm's name, as given. */
@@ -387,14 +418,7 @@ export class Blake2 {
 }
 
 function oneShot(algorithm) {
-  return (data, options = {}) => {
-    const h = new Blake2(algorithm, options);
-    try {
-      return h.update(data).digest();
-    } finally {
-      h.dispose();
-    }
-  };
+  return (data, options = {}) => blake2Once(algorithm, data, options);
 }
 
 /** One-shot BLAKE2: the hash of data, with the options of the Blake2 constructor. */

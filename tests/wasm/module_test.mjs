@@ -129,6 +129,8 @@ test('BLAKE3: output far along the extendable output, and its end at 2^64', () =
   assert.throws(() => h.digest(65, { seek: 2n ** 64n - 64n }), RangeError);
   assert.throws(() => h.digest(1, { seek: 2n ** 64n }), RangeError);
   assert.throws(() => h.digest(1, { seek: -1 }), RangeError);
+  assert.throws(() => h.digest(1, { seek: -1n }), RangeError);
+  assert.deepEqual(h.digest(5, { seek: 2 ** 40 }), h.digest(5, { seek: 2n ** 40n }));
   assert.throws(() => h.digest(-1), TypeError);
   assert.throws(() => h.digest(1, { seek: 0.5 }), TypeError);
   // Output longer than the module's output buffer.
