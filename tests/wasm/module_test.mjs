@@ -55,9 +55,12 @@ function eachBackend(body) {
   fb.useBackend(backends[0]);
 }
 
-test('the module has its SIMD backend and portable, and starts on the best', () => {
-  assert.deepEqual(backends, ['simd128', 'portable']);
-  assert.equal(fb.backend(), 'simd128');
+// The backends the build compiled in (FASTBLAKE_BACKENDS), best first.
+const expectedBackends = process.env.FASTBLAKE_EXPECT_BACKENDS.split(',');
+
+test('the module has the backends built in, and starts on the best', () => {
+  assert.deepEqual(backends, expectedBackends);
+  assert.equal(fb.backend(), backends[0]);
   assert.match(fb.version, /^\d+\.\d+\.\d+$/);
 });
 
@@ -226,6 +229,6 @@ test('errors: a clear exception, and the module goes on working', () => {
   h.dispose();  // twice is harmless
   assert.throws(() => h.update('x'), /disposed/);
   assert.throws(() => h.digest(), /disposed/);
-  assert.equal(fb.backend(), 'simd128');
+  assert.equal(fb.backend(), backends[0]);
   assert.equal(fb.toHex(fb.blake3('')), 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262');
 });
