@@ -111,7 +111,7 @@ const blake2StateSize = wasm._fastblake_js_blake2_state_size();
 /** The library's version, "MAJOR.MINOR.PATCH". */
 export const version = wasm.UTF8ToString(wasm._fastblake_version());
 
-/** The backend in use: "simd128" where the engine runs WebAssembly SIMD, else "portable". */
+/** The backend in use: "simd128" (the best), or the one useBackend() chose. */
 export function backend() {
   return wasm.UTF8ToString(wasm._fastblake_active_backend());
 }
