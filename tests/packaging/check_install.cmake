@@ -4,8 +4,7 @@
 # 2. the same prefix through pkg-config: C++ and C (`cc hash_file.c $(pkg-config --cflags
 #    --libs fastblake)`, nothing more);
 # 3. add_subdirectory() of the source tree, as a shared library with only the portable
-#    backend (quick to build): its SONAME, and every exported symbol versioned. Only with
-#    -D SUBDIRECTORY=ON (the release preset), as it builds the library again.
+#    backend (quick to build): its SONAME, and every exported symbol versioned.
 cmake_minimum_required(VERSION 3.25)
 set(prefix "${WORK_DIR}/prefix")
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
@@ -74,10 +73,6 @@ run("${CC}" -std=c11 ${c_flags} "${SOURCE_DIR}/examples/hash_file.c" -o "${pc_c_
 expect_hash("${pc_c_program}")
 
 # 3. add_subdirectory, shared
-if(NOT SUBDIRECTORY)
-  message(STATUS "find_package and pkg-config consumers, C++ and C, print ${expected}")
-  return()
-endif()
 set(sub "${WORK_DIR}/subdirectory")
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/packaging/subdirectory" -B "${sub}"
     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_C_COMPILER=${CC}"
