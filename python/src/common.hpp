@@ -1,22 +1,155 @@
-// What the module's classes share: zero-copy input buffers, the GIL policy, the per-object
-// lock, integer arguments checked as CPython checks them, and bytes built in place.
+// What the module's classes and functions share: owned references, C++ exceptions turned into
+// Python ones, argument parsing with the references' messages, zero-copy input buffers that
+// own what they read, the GIL policy, the per-object lock, and integer arguments checked as
+// the references check them.
+//
+// Written on CPython's own API, as hashlib is: method descriptors check `self`, types are
+// final, objects are whole from tp_new on, signatures come from the docstrings, and errors
+// carry the references' wording.
 #pragma once
 
-#include <nanobind/nanobind.h>
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 
 namespace fastblake::python {
 
-namespace nb = nanobind;
+/// Thrown once a Python exception is set: the C++ code unwinds to the function Python called,
+/// which returns NULL (see guarded()).
+struct python_error_set {};
+
+[[noreturn]] inline void raise(PyObject* type, const char* message) {
+  PyErr_SetString(type, message);
+  throw python_error_set{};
+}
+/// PyErr_Format, then unwinds.
+[[noreturn]] void raise_format(PyObject* type, const char* format, ...);
+
+/// An owned (strong) reference.
+class ref {
+ public:
+  ref() = default;
+  /// A new reference a CPython call returned; unwinds if it returned NULL (an error is set).
+  static ref take(PyObject* p) {
+    if (p == nullptr) throw python_error_set{};
+    return ref(p);
+  }
+  static ref borrow(PyObject* p) noexcept {
+    Py_XINCREF(p);
+    return ref(p);
+  }
+  ref(ref&& other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
+  ref& operator=(ref&& other) noexcept {
+    std::swap(p_, other.p_);
+    return *this;
+  }
+  ~ref() { Py_XDECREF(p_); }
+
+  PyObject* get() const noexcept { return p_; }
+  PyObject* release() noexcept { return std::exchange(p_, nullptr); }
+
+ private:
+  explicit ref(PyObject* p) noexcept : p_(p) {}
+  PyObject* p_ = nullptr;
+};
+
+/// Sets the Python exception that the C++ exception being handled stands for.
+void set_error_from_exception() noexcept;
+
+/// f() for a function Python calls: its result (a new reference), or NULL with the Python
+/// exception a C++ exception stands for. Nothing escapes into CPython.
+template <class F>
+PyObject* guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (...) {
+    set_error_from_exception();
+    return nullptr;
+  }
+}
+
+/// The GIL released for this scope (taken again even when an exception leaves it).
+class gil_released {
+ public:
+  gil_released() noexcept : state_(PyEval_SaveThread()) {}
+  ~gil_released() { PyEval_RestoreThread(state_); }
+  gil_released(const gil_released&) = delete;
+  gil_released& operator=(const gil_released&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
 
 /// Inputs (and outputs) from this size on are hashed with the GIL released, so that threads
 /// hashing different objects run at once; below it, releasing costs more than it frees.
 inline constexpr std::size_t release_gil_from = 2048;
+
+/// f(), with the GIL released from release_gil_from bytes on.
+template <class F>
+decltype(auto) maybe_released(std::size_t size, F&& f) {
+  if (size >= release_gil_from) {
+    gil_released unlocked;
+    return f();
+  }
+  return f();
+}
+
+// -- Arguments -----------------------------------------------------------------------------
+
+/// A function's parameters, for METH_FASTCALL | METH_KEYWORDS calls parsed with the messages
+/// of the blake3 package (PyO3's): the first `positional_only` may not be named, the first
+/// `positional` may be given by position (the rest are keyword-only), and the first
+/// `required` have no default.
+struct parameters {
+  const char* function;  // "blake3.update", as messages name it
+  std::span<const char* const> names;
+  std::size_t positional_only;
+  std::size_t positional;
+  std::size_t required;
+};
+
+/// values[i]: the argument for names[i] (borrowed), or null where it was not given; a
+/// TypeError for a call the signature refuses.
+void parse(const parameters& p, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+           PyObject** values);
+
+/// `value` unless it is null (not given), else `fallback`.
+inline PyObject* or_default(PyObject* value, PyObject* fallback) {
+  return value != nullptr ? value : fallback;
+}
+
+/// A C function Python calls with METH_FASTCALL | METH_KEYWORDS, as PyMethodDef stores it.
+using fast_function = PyObject* (*)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
+inline PyCFunction as_method(fast_function f) noexcept {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(f));
+}
+
+/// An int argument as an unsigned 64-bit value: TypeError for a non-integer, ValueError
+/// ("value must be positive") below 0 and OverflowError (`too_large`) above `max`, as hashlib's
+/// parameters are checked.
+/// beyond_64_bits: the OverflowError's message past 2^64 - 1 (CPython's converters differ).
+std::uint64_t unsigned_argument(PyObject* value, std::uint64_t max, const char* too_large,
+                                const char* beyond_64_bits = "int too big to convert");
+/// A signed int argument, TypeError for a non-integer and OverflowError out of int64's range.
+std::int64_t signed_argument(PyObject* value);
+/// An int argument as an unsigned 64-bit value, as Rust's bindings convert one: TypeError for
+/// a non-integer, OverflowError below 0 or above 2^64 - 1.
+std::uint64_t u64_argument(PyObject* value);
+/// A str argument's UTF-8, TypeError (blake3-py's wording) for anything else. Valid while the
+/// str lives.
+std::string_view str_argument(PyObject* value);
+/// blake3-py's TypeError for an argument of the wrong type.
+[[noreturn]] void raise_not_instance(PyObject* value, const char* type);
+
+// -- Buffers -------------------------------------------------------------------------------
 
 /// Which buffers a function takes, and the errors for the others.
 enum class buffer_rules {
@@ -31,10 +164,12 @@ enum class buffer_rules {
 };
 
 /// A read-only, C-contiguous view of a buffer-protocol object (bytes, bytearray, memoryview,
-/// mmap, array.array, NumPy arrays), held until destroyed: nothing is copied.
+/// mmap, array.array, NumPy arrays). It owns what it reads until destroyed (a reference to a
+/// bytes object, an export of any other buffer, which also keeps a bytearray from resizing),
+/// so it may be read with the GIL released; it must be destroyed with the GIL held.
 class input_buffer {
  public:
-  explicit input_buffer(nb::handle object, buffer_rules rules = buffer_rules::hashlib);
+  explicit input_buffer(PyObject* object, buffer_rules rules = buffer_rules::hashlib);
   ~input_buffer();
   input_buffer(const input_buffer&) = delete;
   input_buffer& operator=(const input_buffer&) = delete;
@@ -46,8 +181,8 @@ class input_buffer {
 
  private:
   Py_buffer view_{};
-  // A bytes object is read directly (immutable, so no export is needed): view_.obj stays null
-  // and nothing is released. The common case, made cheap for small inputs.
+  // A bytes object is read directly (immutable, so no export is needed), held by a reference
+  // in view_.obj: the common case, made cheap for small inputs.
   bool exported_ = false;
 };
 
@@ -61,12 +196,12 @@ class object_lock {
   template <class F>
   decltype(auto) run(bool release_gil, F&& f) {
     if (release_gil) {
-      nb::gil_scoped_release unlocked;
+      gil_released unlocked;
       std::lock_guard guard(mutex_);
       return f();
     }
     if (!mutex_.try_lock()) {
-      nb::gil_scoped_release unlocked;
+      gil_released unlocked;
       mutex_.lock();
     }
     std::lock_guard guard(mutex_, std::adopt_lock);
@@ -77,36 +212,79 @@ class object_lock {
   std::mutex mutex_;
 };
 
-/// An int argument as an unsigned 64-bit value: TypeError for a non-integer, ValueError
-/// ("value must be positive") below 0 and OverflowError (`too_large`) above `max`, as hashlib's
-/// parameters are checked.
-/// beyond_64_bits: the OverflowError's message past 2^64 - 1 (CPython's converters differ).
-std::uint64_t unsigned_argument(nb::handle value, std::uint64_t max, const char* too_large,
-                                const char* beyond_64_bits = "int too big to convert");
-/// A signed int argument, TypeError for a non-integer and OverflowError out of int64's range.
-std::int64_t signed_argument(nb::handle value);
-/// An int argument as an unsigned 64-bit value, as Rust's bindings convert one: TypeError for
-/// a non-integer, OverflowError below 0 or above 2^64 - 1.
-std::uint64_t u64_argument(nb::handle value);
+// -- Results -------------------------------------------------------------------------------
 
 /// A bytes object of `size` bytes filled by fill(std::span<std::byte>), with the GIL released
 /// for large outputs: written in place, no copy.
 template <class Fill>
-nb::bytes bytes_filled(std::size_t size, Fill&& fill) {
-  PyObject* out = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size));
-  if (out == nullptr) throw nb::python_error();
-  nb::bytes result = nb::steal<nb::bytes>(out);
-  std::span<std::byte> span(reinterpret_cast<std::byte*>(PyBytes_AS_STRING(out)), size);
-  if (size >= release_gil_from) {
-    nb::gil_scoped_release unlocked;
-    fill(span);
-  } else {
-    fill(span);
-  }
-  return result;
+ref bytes_filled(std::size_t size, Fill&& fill) {
+  ref out = ref::take(PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size)));
+  std::span<std::byte> span(reinterpret_cast<std::byte*>(PyBytes_AS_STRING(out.get())), size);
+  maybe_released(size, [&] { fill(span); });
+  return out;
+}
+
+inline ref bytes_of(std::span<const std::byte> bytes) {
+  return ref::take(PyBytes_FromStringAndSize(reinterpret_cast<const char*>(bytes.data()),
+                                             static_cast<Py_ssize_t>(bytes.size())));
 }
 
 /// Lower-case hex of bytes, as a str.
-nb::str hex_of(std::span<const std::byte> bytes);
+ref hex_of(std::span<const std::byte> bytes);
+/// Lower-case hex of a bytes object.
+ref hex_of_bytes(PyObject* bytes);
+
+// -- Types ---------------------------------------------------------------------------------
+
+/// The instances of a class that holds a T: constructed by make_instance (the class's tp_new,
+/// so an object is whole from the moment it exists), destroyed by tp_dealloc.
+template <class T>
+struct instance {
+  PyObject_HEAD
+  T value;
+};
+
+template <class T>
+T& value_of(PyObject* self) noexcept {
+  return reinterpret_cast<instance<T>*>(self)->value;
+}
+
+template <class T, class... Args>
+PyObject* make_instance(PyTypeObject* type, Args&&... args) {
+  // pymalloc's blocks are 16-byte aligned.
+  static_assert(alignof(instance<T>) <= 16);
+  PyObject* self = type->tp_alloc(type, 0);
+  if (self == nullptr) throw python_error_set{};
+  try {
+    new (&value_of<T>(self)) T(std::forward<Args>(args)...);
+  } catch (...) {
+    type->tp_free(self);
+    Py_DECREF(type);
+    throw;
+  }
+  return self;
+}
+
+template <class T>
+void dealloc(PyObject* self) noexcept {
+  PyTypeObject* type = Py_TYPE(self);
+  value_of<T>(self).~T();
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+/// The flags of the module's classes: final (not subclassable), as hashlib's and blake3-py's
+/// are; `immutable` as hashlib's (from Python 3.10, where CPython has the flag).
+unsigned class_flags(bool immutable);
+
+/// A class made from `spec`, added to `module`, with `call` as its vectorcall (how
+/// `cls(...)` runs: arguments as an array, no tuple or dict) and tp_new parsing the same way.
+PyTypeObject* add_class(PyObject* module, PyType_Spec& spec, vectorcallfunc call);
+
+/// Sets a class attribute, immutable classes included (before they are used).
+void set_class_attribute(PyTypeObject* type, const char* name, ref value);
+
+/// tp_new for a class whose construction is its vectorcall: the tuple and dict as an array.
+PyObject* new_through_vectorcall(PyTypeObject* type, PyObject* args, PyObject* kwargs) noexcept;
 
 }  // namespace fastblake::python

@@ -9,26 +9,24 @@
 
 namespace fastblake::python {
 
-std::filesystem::path path_of(nb::handle path) {
-  PyObject* fs = PyOS_FSPath(path.ptr());  // TypeError for anything but str, bytes, PathLike
-  if (fs == nullptr) throw nb::python_error();
-  nb::object owned = nb::steal(fs);
-  if (PyBytes_Check(fs))
-    return std::filesystem::path(std::string(PyBytes_AS_STRING(fs), PyBytes_GET_SIZE(fs)));
-  PyObject* encoded = PyUnicode_EncodeFSDefault(fs);
-  if (encoded == nullptr) throw nb::python_error();
-  nb::object bytes = nb::steal(encoded);
-  return std::filesystem::path(std::string(PyBytes_AS_STRING(encoded), PyBytes_GET_SIZE(encoded)));
+std::filesystem::path path_of(PyObject* path) {
+  // str, bytes or os.PathLike, encoded as the file system wants; TypeError for anything else
+  // and ValueError ("embedded null byte") for a NUL, which would cut the path short.
+  PyObject* converted = nullptr;
+  if (PyUnicode_FSConverter(path, &converted) == 0) throw python_error_set{};
+  const ref bytes = ref::take(converted);
+  return std::filesystem::path(
+      std::string(PyBytes_AS_STRING(converted), static_cast<std::size_t>(PyBytes_GET_SIZE(converted))));
 }
 
-void raise_os_error(const std::error_code& ec, nb::handle path) {
+void raise_os_error(const std::error_code& ec, PyObject* path) {
   // errno values become the OSError subclass for them (FileNotFoundError, IsADirectoryError,
   // PermissionError...); the library's own errors (a file that shrank) are EIO.
   errno = ec.category() == std::generic_category() || ec.category() == std::system_category()
               ? ec.value()
               : EIO;
-  PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path.ptr());
-  throw nb::python_error();
+  PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+  throw python_error_set{};
 }
 
 namespace {
@@ -38,38 +36,43 @@ file_strategy strategy_of(std::string_view name) {
   if (name == "read") return file_strategy::read;
   if (name == "mmap") return file_strategy::mmap;
   if (name == "mmap_parallel") return file_strategy::mmap_parallel;
-  throw nb::value_error("strategy must be 'auto', 'read', 'mmap' or 'mmap_parallel'");
+  raise(PyExc_ValueError, "strategy must be 'auto', 'read', 'mmap' or 'mmap_parallel'");
 }
 
 }  // namespace
 
-nb::bytes hash_file_with(blake3::hasher h, nb::handle path, std::string_view strategy,
-                         nb::handle progress, std::size_t length) {
+ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy,
+                   PyObject* progress, std::size_t length) {
   const std::filesystem::path p = path_of(path);
   file_options options;
   options.strategy = strategy_of(strategy);
   // The callback runs on the hashing thread, with the GIL taken for it; what it raises stops
-  // the hashing and is raised here.
-  std::exception_ptr raised;
-  if (!progress.is_none()) {
-    if (!PyCallable_Check(progress.ptr())) throw nb::type_error("progress must be callable");
+  // the hashing and is raised here (taken from the thread it ran on, whose error it was).
+  struct {
+    PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  } raised;
+  if (progress != Py_None) {
+    if (PyCallable_Check(progress) == 0) raise(PyExc_TypeError, "progress must be callable");
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
-      nb::gil_scoped_acquire held;
-      try {
-        const nb::object answer = progress(done, total);
-        return !(answer.is(nb::bool_(false)));
-      } catch (...) {
-        raised = std::current_exception();
-        return false;
-      }
+      const PyGILState_STATE held = PyGILState_Ensure();
+      PyObject* answer = PyObject_CallFunction(progress, "KK", static_cast<unsigned long long>(done),
+                                               static_cast<unsigned long long>(total));
+      const bool go_on = answer != nullptr && answer != Py_False;
+      if (answer == nullptr) PyErr_Fetch(&raised.type, &raised.value, &raised.traceback);
+      Py_XDECREF(answer);
+      PyGILState_Release(held);
+      return go_on;
     };
   }
   std::error_code ec;
   {
-    nb::gil_scoped_release unlocked;
+    gil_released unlocked;
     blake3::update_from_file(h, p, options, ec);
   }
-  if (raised) std::rethrow_exception(raised);
+  if (raised.type != nullptr) {
+    PyErr_Restore(raised.type, raised.value, raised.traceback);
+    throw python_error_set{};
+  }
   if (ec) raise_os_error(ec, path);
   const blake3::output_reader reader = h.finalize_xof();
   return bytes_filled(length, [&](std::span<std::byte> out) {

@@ -1,0 +1,83 @@
+// The module's classes as CPython types, and C++ exceptions as Python ones.
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+#include "common.hpp"
+
+namespace fastblake::python {
+
+void set_error_from_exception() noexcept {
+  try {
+    throw;
+  } catch (const python_error_set&) {
+    // Already set.
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::logic_error& e) {
+    // The library's misuse errors (a subtree API call out of order).
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::system_error& e) {
+    // The system refused a resource (a thread).
+    PyErr_SetString(PyExc_OSError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "fastblake: unknown C++ exception");
+  }
+}
+
+unsigned class_flags(bool immutable) {
+  unsigned flags = Py_TPFLAGS_DEFAULT;  // no Py_TPFLAGS_BASETYPE: final
+#if PY_VERSION_HEX >= 0x030A0000
+  if (immutable) flags |= Py_TPFLAGS_IMMUTABLETYPE;
+#else
+  (void)immutable;
+#endif
+  return flags;
+}
+
+PyTypeObject* add_class(PyObject* module, PyType_Spec& spec, vectorcallfunc call) {
+  ref type = ref::take(PyType_FromSpec(&spec));
+  auto* t = reinterpret_cast<PyTypeObject*>(type.get());
+  // Types are called through tp_vectorcall from Python 3.9 on.
+  t->tp_vectorcall = call;
+  const char* dot = std::strrchr(spec.name, '.');
+  // PyModule_AddObject takes the reference when it succeeds; the module keeps the class for
+  // good, so the pointer returned stays valid.
+  if (PyModule_AddObject(module, dot == nullptr ? spec.name : dot + 1, type.get()) != 0) {
+    throw python_error_set{};
+  }
+  return reinterpret_cast<PyTypeObject*>(type.release());
+}
+
+void set_class_attribute(PyTypeObject* type, const char* name, ref value) {
+  // Through the type's dict: setattr refuses immutable types.
+  if (PyDict_SetItemString(type->tp_dict, name, value.get()) != 0) throw python_error_set{};
+  PyType_Modified(type);
+}
+
+PyObject* new_through_vectorcall(PyTypeObject* type, PyObject* args, PyObject* kwargs) noexcept {
+  return guarded([&]() -> PyObject* {
+    const Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    const Py_ssize_t nkw = kwargs == nullptr ? 0 : PyDict_GET_SIZE(kwargs);
+    std::vector<PyObject*> array(static_cast<std::size_t>(nargs + nkw));
+    for (Py_ssize_t i = 0; i < nargs; ++i) array[i] = PyTuple_GET_ITEM(args, i);
+    ref names;
+    if (nkw > 0) {
+      names = ref::take(PyTuple_New(nkw));
+      Py_ssize_t position = 0, k = 0;
+      PyObject *key, *value;
+      while (PyDict_Next(kwargs, &position, &key, &value)) {
+        Py_INCREF(key);
+        PyTuple_SET_ITEM(names.get(), k, key);
+        array[nargs + k++] = value;
+      }
+    }
+    return type->tp_vectorcall(reinterpret_cast<PyObject*>(type), array.data(),
+                               static_cast<std::size_t>(nargs), names.get());
+  });
+}
+
+}  // namespace fastblake::python
