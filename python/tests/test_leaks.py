@@ -1,0 +1,104 @@
+"""A leak check over many iterations of each API: successful calls and failing ones, the
+Python objects they leave (sys.getallocatedblocks, exact) and the C and C++ heap (glibc's
+mallinfo2, exact where there is one), and the references they hold to their arguments."""
+import ctypes
+import gc
+import sys
+
+import pytest
+
+import fastblake
+import fastblake.blake3_hazmat as hazmat
+
+ITERATIONS = 20000
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ["arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                 "uordblks", "fordblks", "keepcost"]]
+
+
+def _heap_in_use():
+    """Bytes malloc has handed out and not had back: None without glibc's mallinfo2, or under
+    a sanitizer's allocator (which reports nothing there)."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (AttributeError, OSError):
+        return None
+    mallinfo2.restype = _MallInfo2
+    used = mallinfo2().uordblks
+    return used or None
+
+
+DATA = b"x" * 3000
+KEY = b"k" * 32
+CV = b"c" * 32
+
+
+def fails(call):
+    def run():
+        try:
+            call()
+        except (TypeError, ValueError, OverflowError, BufferError, OSError):
+            return
+        raise AssertionError("expected an error")
+    return run
+
+
+CALLS = {
+    "blake3 one-shot": lambda: fastblake.blake3(DATA).digest(),
+    "blake3 keyed, hexdigest at a seek": lambda: fastblake.blake3(DATA, key=KEY).hexdigest(40, seek=7),
+    "blake3 derive_key": lambda: fastblake.blake3(DATA, derive_key_context="ctx").digest(),
+    "blake3 copy, reset": lambda: fastblake.blake3(DATA).copy().reset(),
+    "blake3 threads": lambda: fastblake.blake3(DATA, max_threads=2).update(DATA).digest(),
+    "blake3 update_mmap": lambda: fastblake.blake3().update_mmap(__file__).digest(),
+    "blake3 refused data": fails(lambda: fastblake.blake3().update("text")),
+    "blake3 refused key": fails(lambda: fastblake.blake3(key=b"short")),
+    "blake3 refused keyword": fails(lambda: fastblake.blake3(nope=1)),
+    "blake3 missing file": fails(lambda: fastblake.blake3().update_mmap("/no/such/file")),
+    "blake3 unbound": fails(lambda: fastblake.blake3.update(bytearray(5), DATA)),
+    "hash_many": lambda: fastblake.hash_many([DATA, b"", bytearray(DATA)], key=KEY),
+    "hash_many generator": lambda: fastblake.hash_many(bytes([i]) * 100 for i in range(10)),
+    "hash_many refused item": fails(lambda: fastblake.hash_many([DATA, "text"])),
+    "hash_file": lambda: fastblake.hash_file(__file__, length=100),
+    "hash_file progress": lambda: fastblake.hash_file(__file__, strategy="read",
+                                                      progress=lambda d, t: None),
+    "hash_file NUL": fails(lambda: fastblake.hash_file("abc\0def")),
+    "subtrees": lambda: hazmat.merge_subtrees_root(
+        hazmat.finalize_non_root(hazmat.set_input_offset(fastblake.blake3(), 4096).update(DATA)),
+        CV, length=64),
+    "subtrees refused": fails(lambda: hazmat.set_input_offset(5, 1024)),
+    "blake2b all parameters": lambda: fastblake.blake2b(
+        DATA, digest_size=20, key=KEY, salt=b"s", person=b"p", fanout=2, depth=3, leaf_size=5,
+        node_offset=6, node_depth=7, inner_size=8, last_node=True).hexdigest(),
+    "blake2s copy": lambda: fastblake.blake2s(DATA).copy().digest(),
+    "blake2bp, blake2sp": lambda: (fastblake.blake2bp(DATA, key=KEY).digest(),
+                                   fastblake.blake2sp(DATA).digest()),
+    "blake2xb, blake2xs": lambda: (fastblake.blake2xb(DATA, digest_size=300).digest(),
+                                   fastblake.blake2xs(DATA, salt=b"s").hexdigest()),
+    "blake2b refused size": fails(lambda: fastblake.blake2b(digest_size=65)),
+    "blake2b refused keyword": fails(lambda: fastblake.blake2b(nope=1)),
+    "blake2s refused data": fails(lambda: fastblake.blake2s().update("text")),
+    "backends": lambda: (fastblake.backend(), fastblake.available_backends(),
+                         fastblake.use_backend(fastblake.backend())),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_no_leak_over_many_calls(name):
+    call = CALLS[name]
+    arguments = [DATA, KEY, CV]
+    for _ in range(200):
+        call()
+    gc.collect()
+    references = [sys.getrefcount(a) for a in arguments]
+    blocks, heap = sys.getallocatedblocks(), _heap_in_use()
+    for _ in range(ITERATIONS):
+        call()
+    gc.collect()
+    assert sys.getallocatedblocks() - blocks < 50, name
+    if heap is not None:
+        grown = _heap_in_use() - heap
+        assert grown < 64 * 1024, (name, grown)
+    assert [sys.getrefcount(a) for a in arguments] == references, name
