@@ -7,17 +7,21 @@ const wasm = await createFastblakeWasm();
 
 const encoder = new TextEncoder();
 // Input travels into the module's memory in pieces of this size, and output out of it, so a
-// hash of any size needs one fixed buffer there.
+// hash of any size needs one fixed buffer there, taken now.
 const pieceSize = 1 << 20;
-let scratch = 0;
-function scratchBuffer() {
-  if (scratch === 0) scratch = allocate(pieceSize);
-  return scratch;
-}
+const scratch = allocate(pieceSize);
 
+// The module's memory grows up to 2 GiB (emscripten's limit), and hashers live in it until
+// dispose() or the garbage collector frees them: about a million hashers never disposed fill
+// it within one synchronous loop, as the collector only runs between tasks. What the one-shot
+// functions need is taken when the module loads, so they keep working even then.
 function allocate(size) {
   const p = wasm._malloc(Math.max(size, 1));
-  if (p === 0) throw new RangeError(`fastblake: cannot allocate ${size} bytes of WebAssembly memory`);
+  if (p === 0) {
+    throw new RangeError(`fastblake: cannot allocate ${size} bytes of WebAssembly memory: ` +
+                         'its 2 GiB are in use (call dispose() on hashers no longer needed; ' +
+                         'the garbage collector frees the others only between tasks)');
+  }
   return p;
 }
 
@@ -55,7 +59,7 @@ function lengthOf(value, what) {
 
 // Feeds bytes to update(state, pointer, length) a piece at a time.
 function absorb(update, state, bytes) {
-  const buffer = scratchBuffer();
+  const buffer = scratch;
   for (let at = 0; at < bytes.length; at += pieceSize) {
     const piece = bytes.subarray(at, Math.min(at + pieceSize, bytes.length));
     wasm.HEAPU8.set(piece, buffer);
@@ -68,7 +72,7 @@ function absorb(update, state, bytes) {
 function withBytes(bytes, body) {
   if (bytes.length === 0) return body(0);
   const fits = bytes.length <= pieceSize;
-  const p = fits ? scratchBuffer() : allocate(bytes.length);
+  const p = fits ? scratch : allocate(bytes.length);
   try {
     wasm.HEAPU8.set(bytes, p);
     return body(p);
@@ -119,14 +123,10 @@ export function backend() {
 /** The backends this module can run here, best first. */
 export function availableBackends() {
   const capacity = 16;
-  const names = allocate(capacity * 4);
-  try {
-    const count = Math.min(wasm._fastblake_available_backends(names, capacity), capacity);
-    const view = new Uint32Array(wasm.HEAPU8.buffer, names, count);
-    return Array.from(view, (p) => wasm.UTF8ToString(p));
-  } finally {
-    wasm._free(names);
-  }
+  const names = scratch;
+  const count = Math.min(wasm._fastblake_available_backends(names, capacity), capacity);
+  const view = new Uint32Array(wasm.HEAPU8.buffer, names, count);
+  return Array.from(view, (p) => wasm.UTF8ToString(p));
 }
 
 /** Switches every later hash to the backend `name` (for tests and measurement). */
@@ -186,11 +186,9 @@ export class Blake3 {
 
   // The one-shot function's hasher, reused: a call then allocates nothing in the module.
   static {
-    let shared = null;
-    blake3Once = (data, length, key, context, seek) => {
-      shared ??= new Blake3();
-      return shared.#initialize(key, context).update(data).digest(length, { seek });
-    };
+    const shared = new Blake3();
+    blake3Once = (data, length, key, context, seek) =>
+      shared.#initialize(key, context).update(data).digest(length, { seek });
   }
 
   /** Absorbs data (a string as UTF-8, or bytes); returns this. */
@@ -209,7 +207,7 @@ export class Blake3 {
       throw new RangeError('fastblake: the output range passes 2^64 bytes');
     }
     const out = new Uint8Array(length);
-    const buffer = scratchBuffer();
+    const buffer = scratch;
     for (let at = 0; at < length; at += pieceSize) {
       const n = Math.min(pieceSize, length - at);
       if (wasm._fastblake_js_blake3_finalize_seek(this.#state.pointer, low, high, buffer, n) !== 0) {
@@ -263,6 +261,26 @@ export function blake3(data, { length = 32, key, context, seek = 0 } = {}) {
   return blake3Once(data, length, key, context, seek);
 }
 
+const blake2OptionNames = ['length', 'key', 'salt', 'personal', 'fanout', 'maxDepth', 'maxLeafLength',
+                           'nodeOffset', 'nodeDepth', 'innerLength', 'lastNode'];
+
+// The options a Blake2 keeps: each read once, byte arrays copied (a key wiped by the caller
+// after construction stays what it was here).
+function snapshotOf(options) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('fastblake: BLAKE2 options are an object');
+  }
+  const copy = {};
+  for (const name of blake2OptionNames) {
+    const value = options[name];
+    if (value === undefined) continue;
+    copy[name] = name === 'key' || name === 'salt' || name === 'personal'
+        ? bytesOf(value, `the ${name === 'personal' ? 'personalisation' : name}`).slice()
+        : value;
+  }
+  return copy;
+}
+
 const blake2Algorithms = { blake2b: 0, blake2s: 1, blake2bp: 2, blake2sp: 3, blake2xb: 4, blake2xs: 5 };
 
 /** BLAKE2 in progress: any of BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp, BLAKE2Xb and BLAKE2Xs, with
@@ -282,19 +300,19 @@ export class Blake2 {
           Object.keys(blake2Algorithms).join(', ')})`);
     }
     this.#algorithm = algorithm;
-    this.#options = options;
+    // A copy: what the caller does to its options (or their arrays) later changes nothing
+    // here; reset() and clone() use what the constructor saw.
+    this.#options = snapshotOf(options);
     this.#init();
   }
 
-  // The one-shot functions' hashers, one per algorithm, reused as blake3Once's is.
+  // The one-shot functions' hashers, one per algorithm, made when the module loads and reused
+  // as blake3Once's is.
   static {
     const shared = new Map();
+    for (const algorithm of Object.keys(blake2Algorithms)) shared.set(algorithm, new Blake2(algorithm));
     blake2Once = (algorithm, data, options) => {
-      let h = shared.get(algorithm);
-      if (h === undefined) {
-        h = new Blake2(algorithm);
-        shared.set(algorithm, h);
-      }
+      const h = shared.get(algorithm);
       h.#options = options;
       return h.#init().update(data).digest();
     };
@@ -381,7 +399,7 @@ export class Blake2 {
           this.#length}-byte hash`);
     }
     const out = new Uint8Array(length);
-    const buffer = scratchBuffer();
+    const buffer = scratch;
     for (let at = 0; at < length; at += pieceSize) {
       const n = Math.min(pieceSize, length - at);
       const [low, high] = halvesOf(offset + at, 'the offset');
@@ -404,7 +422,7 @@ export class Blake2 {
     return this;
   }
 
-  /** An independent copy of this hash in progress. */
+  /** An independent copy of this hash in progress, with the parameters this one was made with. */
   clone() {
     const copy = new Blake2(this.#algorithm, this.#options);
     this.#state.copyTo(copy.#state);

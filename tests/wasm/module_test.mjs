@@ -232,3 +232,195 @@ test('errors: a clear exception, and the module goes on working', () => {
   assert.equal(fb.backend(), backends[0]);
   assert.equal(fb.toHex(fb.blake3('')), 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262');
 });
+
+test('Blake2 keeps the parameters it was made with, not the caller\'s options object', () => {
+  const key = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+  const salt = new Uint8Array(16).fill(7);
+  const options = { key, salt, length: 48, personal: 'me' };
+  const expected = fb.toHex(fb.blake2b('message', { key: key.slice(), salt: salt.slice(), length: 48, personal: 'me' }));
+  const h = new fb.Blake2('blake2b', options);
+  h.update('message');
+  // The caller wipes its key and salt and changes its options: the MAC stays what it was.
+  key.fill(0);
+  salt.fill(0);
+  options.length = 16;
+  options.key = new Uint8Array(0);
+  options.fanout = 2;
+  assert.equal(h.hexDigest(), expected);
+  assert.equal(h.length, 48);
+  const copy = h.clone();
+  assert.equal(copy.hexDigest(), expected);
+  assert.equal(h.reset().update('message').hexDigest(), expected);
+  assert.equal(copy.reset().update('message').hexDigest(), expected);
+  h.dispose();
+  copy.dispose();
+  // Options are read once, each value converted when the constructor runs.
+  let reads = 0;
+  const counting = { get length() { reads += 1; return 20; } };
+  const c = new fb.Blake2('blake2s', counting);
+  c.reset();
+  c.clone().dispose();
+  assert.equal(reads, 1);
+  assert.equal(c.digest().length, 20);
+  c.dispose();
+  assert.throws(() => new fb.Blake2('blake2b', null), TypeError);
+  assert.throws(() => new fb.Blake2('blake2b', { key: 5 }), TypeError);
+});
+
+test('hashers never disposed fill the memory with a clear error, and one-shots go on working', async () => {
+  // In a process of its own: about a million hashers fill the module's 2 GiB.
+  const { spawnSync } = await import('node:child_process');
+  const script = `
+    const fb = await import(${JSON.stringify(pathToFileURL(process.env.FASTBLAKE_JS_MODULE).href)});
+    const kept = [];
+    let error;
+    try {
+      for (;;) kept.push(new fb.Blake3().update('x'));
+    } catch (e) {
+      error = e;
+    }
+    const answers = [fb.toHex(fb.blake3('abc')), fb.toHex(fb.blake2b('abc')), fb.toHex(fb.blake2s('abc')),
+                     fb.toHex(fb.blake3('abc', { key: new Uint8Array(32), length: 40 })),
+                     fb.blake2xb('abc', { length: 3000 }).length, fb.availableBackends().length > 0];
+    let again;
+    try { new fb.Blake3(); } catch (e) { again = e; }
+    console.log(JSON.stringify({ name: error.name, message: error.message, count: kept.length,
+                                 answers, again: again?.name }));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script],
+                          { encoding: 'utf8', maxBuffer: 1 << 20 });
+  assert.equal(child.status, 0, child.stderr);
+  // The last line: a build with ASSERTIONS also reports the failed heap growth on stdout.
+  const result = JSON.parse(child.stdout.trim().split('\n').pop());
+  assert.equal(result.name, 'RangeError');
+  assert.match(result.message, /WebAssembly memory.*dispose\(\)/);
+  assert.ok(result.count > 100000, `${result.count} hashers`);
+  assert.deepEqual(result.answers, [
+    fb.toHex(fb.blake3('abc')), fb.toHex(fb.blake2b('abc')), fb.toHex(fb.blake2s('abc')),
+    fb.toHex(fb.blake3('abc', { key: new Uint8Array(32), length: 40 })), 3000, true]);
+  assert.equal(result.again, 'RangeError');
+});
+
+// BLAKE2b and BLAKE2s in plain JavaScript (RFC 7693, with the whole parameter block), for the
+// parameters Node's own BLAKE2 does not take.
+function referenceBlake2(b, data, { length, key = new Uint8Array(0), salt = new Uint8Array(0),
+                                    personal = new Uint8Array(0), fanout = 1, maxDepth = 1,
+                                    maxLeafLength = 0, nodeOffset = 0n, nodeDepth = 0,
+                                    innerLength = 0, lastNode = false } = {}) {
+  const w = b ? 64n : 32n;
+  const mask = (1n << w) - 1n;
+  const outLength = length ?? (b ? 64 : 32);
+  const blockBytes = b ? 128 : 64;
+  const rounds = b ? 12 : 10;
+  const rot = b ? [32n, 24n, 16n, 63n] : [16n, 12n, 8n, 7n];
+  const iv = (b ? ['6a09e667f3bcc908', 'bb67ae8584caa73b', '3c6ef372fe94f82b', 'a54ff53a5f1d36f1',
+                   '510e527fade682d1', '9b05688c2b3e6c1f', '1f83d9abfb41bd6b', '5be0cd19137e2179']
+                : ['6a09e667', 'bb67ae85', '3c6ef372', 'a54ff53a', '510e527f', '9b05688c', '1f83d9ab',
+                   '5be0cd19']).map((h) => BigInt('0x' + h));
+  const sigma = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3], [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
+    [7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8], [9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13],
+    [2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9], [12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11],
+    [13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10], [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
+    [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0]];
+  const word = (bytes, at) => {
+    let v = 0n;
+    for (let i = Number(w / 8n) - 1; i >= 0; --i) v = (v << 8n) | BigInt(bytes[at + i] ?? 0);
+    return v;
+  };
+  // The parameter block, little-endian.
+  const block = new Uint8Array(b ? 64 : 32);
+  block.set([outLength, key.length, fanout, maxDepth]);
+  new DataView(block.buffer).setUint32(4, maxLeafLength, true);
+  const offsetBytes = b ? 8 : 6;
+  for (let i = 0; i < offsetBytes; ++i) block[8 + i] = Number((BigInt(nodeOffset) >> BigInt(8 * i)) & 0xffn);
+  block[8 + offsetBytes] = nodeDepth;
+  block[9 + offsetBytes] = innerLength;
+  block.set(salt, b ? 32 : 16);
+  block.set(personal, b ? 48 : 24);
+  const h = iv.map((v, i) => v ^ word(block, i * Number(w / 8n)));
+  const rotr = (x, n) => ((x >> n) | (x << (w - n))) & mask;
+  const compress = (chunk, counter, last) => {
+    const m = Array.from({ length: 16 }, (_, i) => word(chunk, i * Number(w / 8n)));
+    const v = [...h, ...iv];
+    v[12] ^= counter & mask;
+    v[13] ^= (counter >> w) & mask;
+    if (last) {
+      v[14] ^= mask;
+      if (lastNode) v[15] ^= mask;
+    }
+    const g = (a, bb, c, d, x, y) => {
+      v[a] = (v[a] + v[bb] + x) & mask; v[d] = rotr(v[d] ^ v[a], rot[0]);
+      v[c] = (v[c] + v[d]) & mask; v[bb] = rotr(v[bb] ^ v[c], rot[1]);
+      v[a] = (v[a] + v[bb] + y) & mask; v[d] = rotr(v[d] ^ v[a], rot[2]);
+      v[c] = (v[c] + v[d]) & mask; v[bb] = rotr(v[bb] ^ v[c], rot[3]);
+    };
+    for (let r = 0; r < rounds; ++r) {
+      const s = sigma[r % 10];
+      g(0, 4, 8, 12, m[s[0]], m[s[1]]); g(1, 5, 9, 13, m[s[2]], m[s[3]]);
+      g(2, 6, 10, 14, m[s[4]], m[s[5]]); g(3, 7, 11, 15, m[s[6]], m[s[7]]);
+      g(0, 5, 10, 15, m[s[8]], m[s[9]]); g(1, 6, 11, 12, m[s[10]], m[s[11]]);
+      g(2, 7, 8, 13, m[s[12]], m[s[13]]); g(3, 4, 9, 14, m[s[14]], m[s[15]]);
+    }
+    for (let i = 0; i < 8; ++i) h[i] ^= v[i] ^ v[i + 8];
+  };
+  let input = data;
+  if (key.length > 0) {
+    input = new Uint8Array(blockBytes + data.length);
+    input.set(key);
+    input.set(data, blockBytes);
+  }
+  const blocks = Math.max(1, Math.ceil(input.length / blockBytes));
+  for (let i = 0; i < blocks; ++i) {
+    const chunk = new Uint8Array(blockBytes);
+    chunk.set(input.subarray(i * blockBytes, (i + 1) * blockBytes));
+    const last = i === blocks - 1;
+    compress(chunk, BigInt(last ? input.length : (i + 1) * blockBytes), last);
+  }
+  const out = new Uint8Array(Number(w / 8n) * 8);
+  h.forEach((v, i) => {
+    for (let j = 0; j < Number(w / 8n); ++j) out[i * Number(w / 8n) + j] = Number((v >> BigInt(8 * j)) & 0xffn);
+  });
+  return out.subarray(0, outLength);
+}
+
+test('BLAKE2b and BLAKE2s with random parameters, in random pieces, against a reference in JavaScript', () => {
+  const rng = randomSource(seed + 4);
+  // The reference itself, against Node's own on the default parameters.
+  for (const n of [0, 1, 63, 64, 65, 128, 129, 300]) {
+    const data = rng.bytes(n);
+    assert.equal(fb.toHex(referenceBlake2(true, data)), crypto.createHash('blake2b512').update(data).digest('hex'));
+    assert.equal(fb.toHex(referenceBlake2(false, data)), crypto.createHash('blake2s256').update(data).digest('hex'));
+  }
+  eachBackend((name) => {
+    for (let i = 0; i < 150; ++i) {
+      const b = rng.below(2) === 0;
+      const out = b ? 64 : 32;
+      const options = {};
+      const maybe = (field, make) => { if (rng.below(2) === 0) options[field] = make(); };
+      maybe('length', () => 1 + rng.below(out));
+      maybe('key', () => rng.bytes(rng.below(out + 1)));
+      maybe('salt', () => rng.bytes(rng.below(out / 4 + 1)));
+      maybe('personal', () => rng.bytes(rng.below(out / 4 + 1)));
+      maybe('fanout', () => rng.below(256));
+      maybe('maxDepth', () => 1 + rng.below(255));
+      maybe('maxLeafLength', () => rng.below(2 ** 31) * 2 + rng.below(2));
+      maybe('nodeOffset', () => (b ? BigInt(rng.below(2 ** 31)) << 33n : BigInt(rng.below(2 ** 31)) << 17n) | BigInt(rng.below(2 ** 16)));
+      maybe('nodeDepth', () => rng.below(256));
+      maybe('innerLength', () => rng.below(out + 1));
+      maybe('lastNode', () => rng.below(2) === 0);
+      const data = rng.bytes(rng.below(700));
+      const expected = fb.toHex(referenceBlake2(b, data, options));
+      const algorithm = b ? 'blake2b' : 'blake2s';
+      const where = `${name}, ${algorithm}, ${JSON.stringify(options, (k, v) => (typeof v === 'bigint' ? `${v}n` : v))}, ${data.length} bytes, seed ${seed}`;
+      assert.equal(fb.toHex(fb[algorithm](data, options)), expected, where);
+      const h = updateInPieces(new fb.Blake2(algorithm, options), data, rng);
+      assert.equal(h.hexDigest(), expected, where);
+      const fork = h.clone();
+      assert.equal(fork.hexDigest(), expected, where);
+      assert.equal(updateInPieces(h.reset(), data, rng).hexDigest(), expected, where);
+      h.dispose();
+      fork.dispose();
+    }
+  });
+});
