@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """fastblake's Python module against the references in the same process, interleaved: the
 blake3 package (blake3-py) at 64 B, 1 KiB, 64 KiB, 1 MiB and 64 MiB on one thread and with
-max_threads=AUTO; hashlib's blake2b for per-call overhead at 64 B; the C++ library's own speed
-at 1 MiB, in the same process (the shared library's C interface through ctypes, when given)
-and from fastblake-bench (when given, run after); two Python threads hashing separately.
+max_threads=AUTO; hashlib's blake2b and blake2s at the same sizes; the per-call cost at 64 B;
+the C++ library's own speed at 1 MiB, in the same process (the shared library's C interface
+through ctypes, when given) and from fastblake-bench (when given, run after); two Python
+threads hashing separately. --baseline adds another build of the module (another commit's
+fastblake/_fastblake*.so) to every comparison, as "before".
 
-Prints a Markdown table of medians (GB/s or ns a call) and ratios, and the machine.
+Prints Markdown tables of medians (GB/s or ns a call) and ratios, and the machine.
 Usage: python/bench/bench.py [--rounds 15] [--cxx-bench build/release/bench/fastblake-bench]
                              [--c-library build/shared/libfastblake.so]
+                             [--baseline OTHER/fastblake/_fastblake.cpython-311-x86_64-linux-gnu.so]
 """
 import argparse
 import ctypes
 import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -66,6 +70,14 @@ def machine():
             f"{reference.__version__}")
 
 
+def load_baseline(path):
+    """Another build of the compiled module, loaded beside this one under its own name."""
+    spec = importlib.util.spec_from_file_location("_fastblake", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def cxx_rate(bench, size, threads):
     """GB/s of the C++ library for one input of `size` bytes (fastblake-bench's median)."""
     name = f"blake3/serial/{fastblake.backend()}/{size}" if threads == 1 else \
@@ -85,29 +97,62 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--cxx-bench")
     parser.add_argument("--c-library")
+    parser.add_argument("--baseline")
     args = parser.parse_args()
+    before = load_baseline(args.baseline) if args.baseline else None
     print(f"Machine: {machine()}\n")
-    print("| input | threads | fastblake GB/s | blake3 package GB/s | ratio |")
-    print("|---|---|---|---|---|")
+    print("| input | threads | fastblake GB/s | blake3 package GB/s | ratio |"
+          + (" before GB/s | now / before |" if before else ""))
+    print("|---|---|---|---|---|" + ("---|---|" if before else ""))
     for size in SIZES:
         data = os.urandom(size)
+        rounds = args.rounds if size < (64 << 20) else max(5, args.rounds // 3)
         for threads in (1, fastblake.AUTO):
-            t = interleaved({
+            fns = {
                 "ours": lambda: fastblake.blake3(data, max_threads=threads).digest(),
                 "theirs": lambda: reference.blake3(data, max_threads=threads).digest(),
-            }, args.rounds if size < (64 << 20) else max(5, args.rounds // 3))
+            }
+            if before:
+                fns["before"] = lambda: before.blake3(data, max_threads=threads).digest()
+            t = interleaved(fns, rounds)
             label = "1" if threads == 1 else "AUTO"
             print(f"| {size} B | {label} | {size / t['ours'] / 1e9:.3f} | "
-                  f"{size / t['theirs'] / 1e9:.3f} | **{t['theirs'] / t['ours']:.2f}x** |")
+                  f"{size / t['theirs'] / 1e9:.3f} | **{t['theirs'] / t['ours']:.2f}x** |"
+                  + (f" {size / t['before'] / 1e9:.3f} | {t['before'] / t['ours']:.2f}x |"
+                     if before else ""))
+    print("\n| input | algorithm | fastblake GB/s | hashlib GB/s | ratio |"
+          + (" before GB/s | now / before |" if before else ""))
+    print("|---|---|---|---|---|" + ("---|---|" if before else ""))
+    for size in SIZES:
+        data = os.urandom(size)
+        rounds = args.rounds if size < (64 << 20) else max(5, args.rounds // 3)
+        for name in ("blake2b", "blake2s"):
+            ours, theirs = getattr(fastblake, name), getattr(hashlib, name)
+            fns = {"ours": lambda: ours(data).digest(), "theirs": lambda: theirs(data).digest()}
+            if before:
+                old = getattr(before, name)
+                fns["before"] = lambda: old(data).digest()
+            t = interleaved(fns, rounds)
+            print(f"| {size} B | {name} | {size / t['ours'] / 1e9:.3f} | "
+                  f"{size / t['theirs'] / 1e9:.3f} | **{t['theirs'] / t['ours']:.2f}x** |"
+                  + (f" {size / t['before'] / 1e9:.3f} | {t['before'] / t['ours']:.2f}x |"
+                     if before else ""))
     small = os.urandom(64)
-    t = interleaved({
+    calls = {
         "fastblake.blake2b": lambda: fastblake.blake2b(small).digest(),
         "hashlib.blake2b": lambda: hashlib.blake2b(small).digest(),
         "fastblake.blake2s": lambda: fastblake.blake2s(small).digest(),
         "hashlib.blake2s": lambda: hashlib.blake2s(small).digest(),
         "fastblake.blake3": lambda: fastblake.blake3(small).digest(),
         "blake3.blake3": lambda: reference.blake3(small).digest(),
-    }, args.rounds)
+        "fastblake.blake3().update": lambda: fastblake.blake3().update(small).digest(),
+        "blake3.blake3().update": lambda: reference.blake3().update(small).digest(),
+    }
+    if before:
+        calls["before: blake2b"] = lambda: before.blake2b(small).digest()
+        calls["before: blake3"] = lambda: before.blake3(small).digest()
+        calls["before: blake3().update"] = lambda: before.blake3().update(small).digest()
+    t = interleaved(calls, args.rounds)
     print("\nOne call at 64 B (construct, update, digest), ns (median):\n")
     print("| call | ns |")
     print("|---|---|")
