@@ -101,42 +101,40 @@ def main():
     args = parser.parse_args()
     before = load_baseline(args.baseline) if args.baseline else None
     print(f"Machine: {machine()}\n")
-    print("| input | threads | fastblake GB/s | blake3 package GB/s | ratio |"
-          + (" before GB/s | now / before |" if before else ""))
-    print("|---|---|---|---|---|" + ("---|---|" if before else ""))
-    for size in SIZES:
-        data = os.urandom(size)
-        rounds = args.rounds if size < (64 << 20) else max(5, args.rounds // 3)
-        for threads in (1, fastblake.AUTO):
-            fns = {
-                "ours": lambda: fastblake.blake3(data, max_threads=threads).digest(),
-                "theirs": lambda: reference.blake3(data, max_threads=threads).digest(),
-            }
-            if before:
-                fns["before"] = lambda: before.blake3(data, max_threads=threads).digest()
-            t = interleaved(fns, rounds)
-            label = "1" if threads == 1 else "AUTO"
+    def table(reference_name, rows):
+        """rows: (size, label, {"ours": fn, "theirs": fn, "before": fn or absent})."""
+        print(f"\n| input | | fastblake GB/s | {reference_name} GB/s | ratio |"
+              + (" before GB/s | now / before |" if before else ""))
+        print("|---|---|---|---|---|" + ("---|---|" if before else ""))
+        for size, label, fns in rows:
+            if not before:
+                fns.pop("before")
+            t = interleaved(fns, args.rounds if size < (64 << 20) else max(5, args.rounds // 3))
             print(f"| {size} B | {label} | {size / t['ours'] / 1e9:.3f} | "
                   f"{size / t['theirs'] / 1e9:.3f} | **{t['theirs'] / t['ours']:.2f}x** |"
                   + (f" {size / t['before'] / 1e9:.3f} | {t['before'] / t['ours']:.2f}x |"
                      if before else ""))
-    print("\n| input | algorithm | fastblake GB/s | hashlib GB/s | ratio |"
-          + (" before GB/s | now / before |" if before else ""))
-    print("|---|---|---|---|---|" + ("---|---|" if before else ""))
-    for size in SIZES:
-        data = os.urandom(size)
-        rounds = args.rounds if size < (64 << 20) else max(5, args.rounds // 3)
-        for name in ("blake2b", "blake2s"):
-            ours, theirs = getattr(fastblake, name), getattr(hashlib, name)
-            fns = {"ours": lambda: ours(data).digest(), "theirs": lambda: theirs(data).digest()}
-            if before:
-                old = getattr(before, name)
-                fns["before"] = lambda: old(data).digest()
-            t = interleaved(fns, rounds)
-            print(f"| {size} B | {name} | {size / t['ours'] / 1e9:.3f} | "
-                  f"{size / t['theirs'] / 1e9:.3f} | **{t['theirs'] / t['ours']:.2f}x** |"
-                  + (f" {size / t['before'] / 1e9:.3f} | {t['before'] / t['ours']:.2f}x |"
-                     if before else ""))
+
+    def blake3_rows():
+        for size in SIZES:
+            data = os.urandom(size)
+            for threads in (1, fastblake.AUTO):
+                yield size, "1 thread" if threads == 1 else "AUTO", {
+                    "ours": lambda: fastblake.blake3(data, max_threads=threads).digest(),
+                    "theirs": lambda: reference.blake3(data, max_threads=threads).digest(),
+                    "before": lambda: before.blake3(data, max_threads=threads).digest()}
+
+    def blake2_rows():
+        for size in SIZES:
+            data = os.urandom(size)
+            for name in ("blake2b", "blake2s"):
+                ours, theirs = getattr(fastblake, name), getattr(hashlib, name)
+                yield size, name, {"ours": lambda: ours(data).digest(),
+                                   "theirs": lambda: theirs(data).digest(),
+                                   "before": lambda: getattr(before, name)(data).digest()}
+
+    table("blake3 package", blake3_rows())
+    table("hashlib", blake2_rows())
     small = os.urandom(64)
     calls = {
         "fastblake.blake2b": lambda: fastblake.blake2b(small).digest(),
