@@ -1,7 +1,7 @@
 """Type stubs of fastblake (the compiled module fastblake._fastblake and its re-exports)."""
 import os
 import sys
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Union
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -81,7 +81,7 @@ class blake2xb(_blake2x):
 class blake2xs(_blake2x):
     def copy(self) -> "blake2xs": ...
 
-def hash_many(inputs: Sequence[Buffer], *, key: Optional[Buffer] = ...,
+def hash_many(inputs: Iterable[Buffer], *, key: Optional[Buffer] = ...,
               derive_key_context: Optional[str] = ...) -> list[bytes]: ...
 def hash_file(path: _Path, *, key: Optional[Buffer] = ..., derive_key_context: Optional[str] = ...,
               strategy: str = ..., progress: Optional[Callable[[int, int], object]] = ...,
