@@ -270,7 +270,7 @@ template <class State>
 PyObject* update(PyObject* self, PyObject* data) noexcept {
   return guarded([&] {
     value_of<py_hash<State>>(self).absorb(data);
-    return Py_NewRef(Py_None);
+    return new_reference(Py_None);
   });
 }
 

@@ -188,7 +188,7 @@ PyObject* update(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
     PyObject* data = nargs == 1 && kwnames == nullptr ? args[0] : nullptr;
     if (data == nullptr) parse(update_parameters, args, nargs, kwnames, &data);
     value_of<py_blake3>(self).absorb(data);
-    return Py_NewRef(self);
+    return new_reference(self);
   });
 }
 
@@ -201,7 +201,7 @@ PyObject* update_mmap(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
     PyObject* path;
     parse(update_mmap_parameters, args, nargs, kwnames, &path);
     value_of<py_blake3>(self).absorb_file(path);
-    return Py_NewRef(self);
+    return new_reference(self);
   });
 }
 
@@ -219,7 +219,7 @@ PyObject* reset(PyObject* self, PyObject*) noexcept {
   return guarded([&] {
     py_blake3& h = value_of<py_blake3>(self);
     h.lock.run(false, [&] { h.hasher.reset(); });
-    return Py_NewRef(Py_None);
+    return new_reference(Py_None);
   });
 }
 
@@ -384,7 +384,7 @@ PyObject* set_input_offset(PyObject*, PyObject* const* args, Py_ssize_t nargs,
     py_blake3& h = hasher_argument(v[0]);
     const std::uint64_t at = u64_argument(v[1]);
     h.lock.run(false, [&] { b3::hazmat::set_input_offset(h.hasher, at); });
-    return Py_NewRef(v[0]);
+    return new_reference(v[0]);
   });
 }
 
@@ -441,7 +441,7 @@ PyObject* left_subtree_len(PyObject*, PyObject* input_len) noexcept {
 PyObject* max_subtree_len(PyObject*, PyObject* offset) noexcept {
   return guarded([&] {
     const auto most = b3::hazmat::max_subtree_len(u64_argument(offset));
-    return most ? PyLong_FromUnsignedLongLong(*most) : Py_NewRef(Py_None);
+    return most ? PyLong_FromUnsignedLongLong(*most) : new_reference(Py_None);
   });
 }
 

@@ -61,6 +61,12 @@ class ref {
   PyObject* p_ = nullptr;
 };
 
+/// A new reference to `object` (Py_NewRef, which CPython has from 3.10 only).
+inline PyObject* new_reference(PyObject* object) noexcept {
+  Py_INCREF(object);
+  return object;
+}
+
 /// Sets the Python exception that the C++ exception being handled stands for.
 void set_error_from_exception() noexcept;
 

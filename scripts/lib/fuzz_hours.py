@@ -17,7 +17,7 @@ with open(record, newline="") as f:
         t["last"] = max(t["last"], row["date"])
 lines = ["| target | CPU-hours | executions | runs | failed runs | last run |",
          "|---|---|---|---|---|---|"]
-for target in ("blake3", "blake2", "b3sum_check_line", "b2sum_check_line", "hex"):
+for target in ("blake3", "blake2", "b3sum_check_line", "b2sum_check_line", "hex", "python_bindings"):
     t = totals.get(target)
     if t is None:
         lines.append(f"| `{target}` | 0 | 0 | 0 | 0 | never |")
