@@ -52,9 +52,13 @@ class bytes_argument {
 // OverflowError outside int's range; `fallback` when not given.
 int int_argument(PyObject* value, int fallback) {
   if (value == nullptr) return fallback;
-  const ref number = ref::take(PyNumber_Index(value));  // TypeError for a non-integer
+#if PY_VERSION_HEX < 0x030A0000
+  // Python 3.9's converter refused floats first, with its own message.
+  if (PyFloat_Check(value)) raise(PyExc_TypeError, "integer argument expected, got float");
+#endif
+  // TypeError for a non-integer, in the words of this Python's converter.
   int overflow = 0;
-  const long v = PyLong_AsLongAndOverflow(number.get(), &overflow);
+  const long v = PyLong_AsLongAndOverflow(value, &overflow);
   if (v == -1 && PyErr_Occurred()) throw python_error_set{};
   if (overflow != 0 || v < INT32_MIN || v > INT32_MAX) {
     raise(PyExc_OverflowError, "Python int too large to convert to C int");
@@ -99,7 +103,8 @@ struct py_hash {
 // -- Construction ----------------------------------------------------------------------------
 
 // A constructor's keyword parameters, parsed as hashlib's (Argument Clinic's) are: data by
-// position only, the rest by keyword only, with its messages.
+// position only, the rest by keyword only, with its messages (those of the Python it runs
+// on: 3.13 reworded the unknown keyword's).
 template <std::size_t N>
 struct keywords {
   const char* function;
@@ -132,8 +137,13 @@ struct keywords {
         while (i < N && PyUnicode_CompareWithASCIIString(name, names[i]) != 0) ++i;
       }
       if (i == N) {
+#if PY_VERSION_HEX >= 0x030D0000
+        raise_format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", function,
+                     name);
+#else
         raise_format(PyExc_TypeError, "'%U' is an invalid keyword argument for %s()", name,
                      function);
+#endif
       }
       values[i] = args[nargs + k];
     }

@@ -43,6 +43,21 @@ PyTypeObject* add_class(PyObject* module, PyType_Spec& spec, vectorcallfunc call
   auto* t = reinterpret_cast<PyTypeObject*>(type.get());
   // Types are called through tp_vectorcall from Python 3.9 on.
   t->tp_vectorcall = call;
+#if PY_VERSION_HEX < 0x030A0000
+  // Python 3.9's PyType_FromSpec keeps the docstring without its signature line, where
+  // inspect.signature() reads the class's signature (tp_doc): the whole docstring instead, in
+  // memory the type frees as its own.
+  for (const PyType_Slot* slot = spec.slots; slot->slot != 0; ++slot) {
+    if (slot->slot != Py_tp_doc || slot->pfunc == nullptr) continue;
+    const char* doc = static_cast<const char*>(slot->pfunc);
+    const std::size_t size = std::strlen(doc) + 1;
+    auto* whole = static_cast<char*>(PyObject_Malloc(size));
+    if (whole == nullptr) throw std::bad_alloc();
+    std::memcpy(whole, doc, size);
+    PyObject_Free(const_cast<char*>(t->tp_doc));
+    t->tp_doc = whole;
+  }
+#endif
   const char* dot = std::strrchr(spec.name, '.');
   // PyModule_AddObject takes the reference when it succeeds; the module keeps the class for
   // good, so the pointer returned stays valid.

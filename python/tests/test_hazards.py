@@ -239,8 +239,14 @@ def test_signatures_match_the_references():
     pairs = [(fastblake.blake3, theirs), (fastblake.blake2b, hashlib.blake2b),
              (fastblake.blake2s, hashlib.blake2s)]
     for ours, reference in pairs:
-        assert str(inspect.signature(ours)) == str(inspect.signature(reference)).replace(
-            "_blake2.blake2b.MAX_DIGEST_SIZE", "64").replace("_blake2.blake2s.MAX_DIGEST_SIZE", "32")
+        # Some Pythons cannot read some references' class signatures (blake3-py's before 3.10);
+        # ours reads everywhere.
+        kind, _ = failure(lambda: inspect.signature(reference))
+        if kind is None:
+            assert str(inspect.signature(ours)) == str(inspect.signature(reference)).replace(
+                "_blake2.blake2b.MAX_DIGEST_SIZE", "64").replace(
+                "_blake2.blake2s.MAX_DIGEST_SIZE", "32")
+        assert inspect.signature(ours).parameters
         for name, *_ in method_calls(ours):
             assert inspect.signature(getattr(ours, name)) == \
                 inspect.signature(getattr(reference, name)), (ours, name)
