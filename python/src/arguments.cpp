@@ -56,13 +56,13 @@ void parse(const parameters& p, PyObject* const* args, Py_ssize_t nargs, PyObjec
   const auto given = static_cast<std::size_t>(nargs);
   if (given > p.positional) {
     const std::string was = given == 1 ? "was" : "were";
-    raise_type_error(
-        p, p.required == p.positional
-               ? "takes " + std::to_string(p.positional) + " positional arguments but " +
-                     std::to_string(given) + " " + was + " given"
-               : "takes from " + std::to_string(p.required) + " to " +
-                     std::to_string(p.positional) + " positional arguments but " +
-                     std::to_string(given) + " " + was + " given");
+    raise_type_error(p, p.required == p.positional
+                            ? "takes " + std::to_string(p.positional) +
+                                  " positional arguments but " + std::to_string(given) + " " + was +
+                                  " given"
+                            : "takes from " + std::to_string(p.required) + " to " +
+                                  std::to_string(p.positional) + " positional arguments but " +
+                                  std::to_string(given) + " " + was + " given");
   }
   for (std::size_t i = 0; i < count; ++i) values[i] = i < given ? args[i] : nullptr;
   if (kwnames != nullptr) {

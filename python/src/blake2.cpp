@@ -37,9 +37,9 @@ class bytes_argument {
   std::span<const std::byte> at_most(std::size_t most, const char* what) const {
     if (!view_) return {};
     if (view_->size() > most) {
-      raise(PyExc_ValueError, ("maximum " + std::string(what) + " length is " +
-                               std::to_string(most) + " bytes")
-                                  .c_str());
+      raise(PyExc_ValueError,
+            ("maximum " + std::string(what) + " length is " + std::to_string(most) + " bytes")
+                .c_str());
     }
     return view_->bytes();
   }
@@ -152,8 +152,7 @@ struct keywords {
 
 template <class State>
 PyObject* make(PyObject* type, const State& state, PyObject* data) {
-  ref self = ref::take(
-      make_instance<py_hash<State>>(reinterpret_cast<PyTypeObject*>(type), state));
+  ref self = ref::take(make_instance<py_hash<State>>(reinterpret_cast<PyTypeObject*>(type), state));
   if (data != nullptr) value_of<py_hash<State>>(self.get()).absorb(data);
   return self.release();
 }
@@ -171,8 +170,7 @@ b2::state<F> sequential_state(PyObject* const* v) {
       v[6] == nullptr ? 0
                       : unsigned_argument(v[6], ~std::uint64_t{0}, "",
                                           "Python int too large to convert to C unsigned long");
-  const std::uint64_t offset =
-      v[7] == nullptr ? 0 : unsigned_argument(v[7], ~std::uint64_t{0}, "");
+  const std::uint64_t offset = v[7] == nullptr ? 0 : unsigned_argument(v[7], ~std::uint64_t{0}, "");
   const int node_depth = int_argument(v[8], 0), inner = int_argument(v[9], 0);
   const bool last = truth_of(v[10]);
   b2::params<F> p;
@@ -245,8 +243,8 @@ PyObject* construct_xof(PyObject* type, PyObject* const* args, std::size_t nargs
     using traits = b2::traits<F>;
     PyObject *data, *v[5];
     xof_keywords<F>.parse(args, nargsf, kwnames, &data, v);
-    const std::int64_t length =
-        v[0] == nullptr ? static_cast<std::int64_t>(traits::max_hash_length) : signed_argument(v[0]);
+    const std::int64_t length = v[0] == nullptr ? static_cast<std::int64_t>(traits::max_hash_length)
+                                                : signed_argument(v[0]);
     const bytes_argument key(v[1]), salt(v[2]), person(v[3]);
     if (length < 1 || static_cast<std::uint64_t>(length) > traits::max_xof_length) {
       raise_format(PyExc_ValueError, "digest_size must be between 1 and %llu bytes",
@@ -322,8 +320,7 @@ template <class State>
 PyMethodDef methods[] = {
     {"update", update<State>, METH_O,
      "update($self, data, /)\n--\n\nUpdate this hash object's state with the provided data."},
-    {"copy", copy<State>, METH_NOARGS,
-     "copy($self, /)\n--\n\nReturn a copy of the hash object."},
+    {"copy", copy<State>, METH_NOARGS, "copy($self, /)\n--\n\nReturn a copy of the hash object."},
     {"digest", digest<State>, METH_NOARGS,
      "digest($self, /)\n--\n\nReturn the digest value as a bytes object."},
     {"hexdigest", hexdigest<State>, METH_NOARGS,
@@ -337,13 +334,12 @@ PyGetSetDef properties[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 template <class State>
-PyType_Slot slots[] = {
-    {Py_tp_new, reinterpret_cast<void*>(new_through_vectorcall)},
-    {Py_tp_dealloc, reinterpret_cast<void*>(dealloc<py_hash<State>>)},
-    {Py_tp_methods, methods<State>},
-    {Py_tp_getset, properties<State>},
-    {Py_tp_doc, nullptr},  // set by add()
-    {0, nullptr}};
+PyType_Slot slots[] = {{Py_tp_new, reinterpret_cast<void*>(new_through_vectorcall)},
+                       {Py_tp_dealloc, reinterpret_cast<void*>(dealloc<py_hash<State>>)},
+                       {Py_tp_methods, methods<State>},
+                       {Py_tp_getset, properties<State>},
+                       {Py_tp_doc, nullptr},  // set by add()
+                       {0, nullptr}};
 
 // Adds the class `name` ("fastblake.blake2b") holding a State: final and immutable, as
 // hashlib's classes are.
@@ -368,9 +364,8 @@ void add_family(PyObject* module, const char* sequential_doc, const char* parall
                 const char* parallel_doc, const char* xof_name, const char* xof_doc) {
   using traits = b2::traits<F>;
   add<b2::state<F>>(module, F == family::b ? "fastblake.blake2b" : "fastblake.blake2s",
-                    sequential_doc, construct_sequential<F>,
-                    traits::block_size, traits::salt_length, traits::max_key_length,
-                    traits::max_hash_length);
+                    sequential_doc, construct_sequential<F>, traits::block_size,
+                    traits::salt_length, traits::max_key_length, traits::max_hash_length);
   add<b2::parallel_state<F>>(module, parallel_name, parallel_doc, construct_parallel<F>,
                              traits::block_size, 0, traits::max_key_length,
                              traits::max_hash_length);

@@ -43,7 +43,7 @@ std::shared_ptr<thread_pool> pool_of(std::size_t n) {
   for (auto it = pools.begin(); it != pools.end();) {
     threads += (*it)->size();
     it = threads > thread_pool::default_threads() && it != pools.begin() ? pools.erase(it)
-                                                                          : std::next(it);
+                                                                         : std::next(it);
   }
   return pools.front();
 }
@@ -172,8 +172,8 @@ PyObject* construct(PyObject* type, PyObject* const* args, std::size_t nargsf,
     if (threads == 0 || threads < auto_threads) {
       raise(PyExc_ValueError, "not a valid number of threads");
     }
-    ref self = ref::take(make_instance<py_blake3>(reinterpret_cast<PyTypeObject*>(type),
-                                                  b3::hasher(mode), threads));
+    ref self = ref::take(
+        make_instance<py_blake3>(reinterpret_cast<PyTypeObject*>(type), b3::hasher(mode), threads));
     if (v[0] != nullptr && v[0] != Py_None) value_of<py_blake3>(self.get()).absorb(v[0]);
     return self.release();
   });
@@ -236,7 +236,8 @@ ref digest_of(PyObject* self, const parameters& p, PyObject* const* args, Py_ssi
 
 PyObject* digest(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                  PyObject* kwnames) noexcept {
-  return guarded([&] { return digest_of(self, digest_parameters, args, nargs, kwnames).release(); });
+  return guarded(
+      [&] { return digest_of(self, digest_parameters, args, nargs, kwnames).release(); });
 }
 
 PyObject* hexdigest(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
@@ -267,13 +268,13 @@ PyType_Slot blake3_slots[] = {
     {Py_tp_new, reinterpret_cast<void*>(new_through_vectorcall)},
     {Py_tp_dealloc, reinterpret_cast<void*>(dealloc<py_blake3>)},
     {Py_tp_methods, blake3_methods},
-    {Py_tp_doc, const_cast<char*>(
-                    "blake3(data=None, /, *, key=None, derive_key_context=None, max_threads=1, "
-                    "usedforsecurity=True)\n--\n\n"
-                    "An incremental BLAKE3 hasher: blake3-py's interface (the blake3 package), "
-                    "over fastblake's library. Plain hashing, keyed hashing (key: 32 bytes) or "
-                    "key derivation (derive_key_context: a str). max_threads=blake3.AUTO lets "
-                    "the library choose the threads for large inputs.")},
+    {Py_tp_doc,
+     const_cast<char*>("blake3(data=None, /, *, key=None, derive_key_context=None, max_threads=1, "
+                       "usedforsecurity=True)\n--\n\n"
+                       "An incremental BLAKE3 hasher: blake3-py's interface (the blake3 package), "
+                       "over fastblake's library. Plain hashing, keyed hashing (key: 32 bytes) or "
+                       "key derivation (derive_key_context: a str). max_threads=blake3.AUTO lets "
+                       "the library choose the threads for large inputs.")},
     {0, nullptr}};
 
 // Mutable, as blake3-py's class is; final, as it is too.
@@ -285,7 +286,8 @@ PyType_Spec blake3_spec{"fastblake.blake3", sizeof(instance<py_blake3>), 0, clas
 constexpr const char* hash_many_names[] = {"inputs", "key", "derive_key_context"};
 constexpr parameters hash_many_parameters{"hash_many", hash_many_names, 0, 1, 1};
 
-PyObject* hash_many(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) noexcept {
+PyObject* hash_many(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                    PyObject* kwnames) noexcept {
   return guarded([&] {
     PyObject* v[3];
     parse(hash_many_parameters, args, nargs, kwnames, v);
@@ -320,7 +322,8 @@ PyObject* hash_many(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
     });
     ref out = ref::take(PyList_New(static_cast<Py_ssize_t>(count)));
     for (std::size_t i = 0; i < count; ++i) {
-      PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i), bytes_of(std::as_bytes(std::span(digests[i].bytes()))).release());
+      PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i),
+                      bytes_of(std::as_bytes(std::span(digests[i].bytes()))).release());
     }
     return out.release();
   });
@@ -330,7 +333,8 @@ constexpr const char* hash_file_names[] = {"path",     "key",      "derive_key_c
                                            "strategy", "progress", "length"};
 constexpr parameters hash_file_parameters{"hash_file", hash_file_names, 0, 1, 1};
 
-PyObject* hash_file(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) noexcept {
+PyObject* hash_file(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                    PyObject* kwnames) noexcept {
   return guarded([&] {
     PyObject* v[6];
     parse(hash_file_parameters, args, nargs, kwnames, v);
@@ -364,13 +368,16 @@ PyMethodDef blake3_functions[] = {
 
 b3::hazmat::chaining_value cv_of(PyObject* value, const char* what) {
   const input_buffer in(value, buffer_rules::bytes_only);
-  if (in.size() != b3::out_size) raise(PyExc_ValueError, (std::string(what) + " must be 32 bytes").c_str());
+  if (in.size() != b3::out_size)
+    raise(PyExc_ValueError, (std::string(what) + " must be 32 bytes").c_str());
   b3::hazmat::chaining_value cv;
   std::memcpy(cv.data(), in.bytes().data(), cv.size());
   return cv;
 }
 
-ref bytes_of_cv(const b3::hazmat::chaining_value& cv) { return bytes_of(std::as_bytes(std::span(cv))); }
+ref bytes_of_cv(const b3::hazmat::chaining_value& cv) {
+  return bytes_of(std::as_bytes(std::span(cv)));
+}
 
 constexpr const char* set_input_offset_names[] = {"hasher", "offset"};
 constexpr parameters set_input_offset_parameters{"set_input_offset", set_input_offset_names, 0, 2,
@@ -403,10 +410,10 @@ PyObject* finalize_non_root(PyObject*, PyObject* const* args, Py_ssize_t nargs,
   });
 }
 
-constexpr const char* merge_names[] = {"left", "right", "key", "derive_key_context", "length",
-                                       "seek"};
-constexpr parameters merge_non_root_parameters{"merge_subtrees_non_root",
-                                               std::span(merge_names, 4), 0, 2, 2};
+constexpr const char* merge_names[] = {"left",   "right", "key", "derive_key_context",
+                                       "length", "seek"};
+constexpr parameters merge_non_root_parameters{"merge_subtrees_non_root", std::span(merge_names, 4),
+                                               0, 2, 2};
 constexpr parameters merge_root_parameters{"merge_subtrees_root", merge_names, 0, 2, 2};
 
 PyObject* merge_subtrees_non_root(PyObject*, PyObject* const* args, Py_ssize_t nargs,
@@ -414,8 +421,8 @@ PyObject* merge_subtrees_non_root(PyObject*, PyObject* const* args, Py_ssize_t n
   return guarded([&] {
     PyObject* v[4];
     parse(merge_non_root_parameters, args, nargs, kwnames, v);
-    return bytes_of_cv(b3::hazmat::merge_subtrees_non_root(cv_of(v[0], "left"), cv_of(v[1], "right"),
-                                                           mode_of(v[2], v[3])))
+    return bytes_of_cv(b3::hazmat::merge_subtrees_non_root(
+                           cv_of(v[0], "left"), cv_of(v[1], "right"), mode_of(v[2], v[3])))
         .release();
   });
 }
@@ -425,8 +432,8 @@ PyObject* merge_subtrees_root(PyObject*, PyObject* const* args, Py_ssize_t nargs
   return guarded([&] {
     PyObject* v[6];
     parse(merge_root_parameters, args, nargs, kwnames, v);
-    return output_bytes(b3::hazmat::merge_subtrees_root_xof(cv_of(v[0], "left"), cv_of(v[1], "right"),
-                                                            mode_of(v[2], v[3])),
+    return output_bytes(b3::hazmat::merge_subtrees_root_xof(
+                            cv_of(v[0], "left"), cv_of(v[1], "right"), mode_of(v[2], v[3])),
                         v[4], v[5])
         .release();
   });

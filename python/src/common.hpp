@@ -246,7 +246,7 @@ ref hex_of_bytes(PyObject* bytes);
 /// so an object is whole from the moment it exists), destroyed by tp_dealloc.
 template <class T>
 struct instance {
-  PyObject_HEAD
+  PyObject ob_base;  // PyObject_HEAD
   T value;
 };
 

@@ -15,8 +15,8 @@ std::filesystem::path path_of(PyObject* path) {
   PyObject* converted = nullptr;
   if (PyUnicode_FSConverter(path, &converted) == 0) throw python_error_set{};
   const ref bytes = ref::take(converted);
-  return std::filesystem::path(
-      std::string(PyBytes_AS_STRING(converted), static_cast<std::size_t>(PyBytes_GET_SIZE(converted))));
+  return std::filesystem::path(std::string(PyBytes_AS_STRING(converted),
+                                           static_cast<std::size_t>(PyBytes_GET_SIZE(converted))));
 }
 
 void raise_os_error(const std::error_code& ec, PyObject* path) {
@@ -41,8 +41,8 @@ file_strategy strategy_of(std::string_view name) {
 
 }  // namespace
 
-ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy,
-                   PyObject* progress, std::size_t length) {
+ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy, PyObject* progress,
+                   std::size_t length) {
   const std::filesystem::path p = path_of(path);
   file_options options;
   options.strategy = strategy_of(strategy);
@@ -55,8 +55,9 @@ ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy,
     if (PyCallable_Check(progress) == 0) raise(PyExc_TypeError, "progress must be callable");
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
       const PyGILState_STATE held = PyGILState_Ensure();
-      PyObject* answer = PyObject_CallFunction(progress, "KK", static_cast<unsigned long long>(done),
-                                               static_cast<unsigned long long>(total));
+      PyObject* answer =
+          PyObject_CallFunction(progress, "KK", static_cast<unsigned long long>(done),
+                                static_cast<unsigned long long>(total));
       const bool go_on = answer != nullptr && answer != Py_False;
       if (answer == nullptr) PyErr_Fetch(&raised.type, &raised.value, &raised.traceback);
       Py_XDECREF(answer);

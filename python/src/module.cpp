@@ -22,8 +22,8 @@ PyObject* available_backends(PyObject*, PyObject*) noexcept {
     ref out = ref::take(PyList_New(0));
     for (const auto& name : fastblake::available_backends()) {
       const std::string_view text = name;
-      const ref item = ref::take(
-          PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
+      const ref item =
+          ref::take(PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
       if (PyList_Append(out.get(), item.get()) != 0) throw python_error_set{};
     }
     return out.release();
@@ -52,18 +52,28 @@ PyMethodDef functions[] = {
      "unavailable."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyModuleDef module_definition = {PyModuleDef_HEAD_INIT, "_fastblake",
-                                 "fastblake's compiled module (use the package fastblake).", -1,
-                                 functions,       nullptr,
-                                 nullptr,         nullptr,
+PyModuleDef module_definition = {PyModuleDef_HEAD_INIT,
+                                 "_fastblake",
+                                 "fastblake's compiled module (use the package fastblake).",
+                                 -1,
+                                 functions,
+                                 nullptr,
+                                 nullptr,
+                                 nullptr,
                                  nullptr};
 
 PyModuleDef hazmat_definition = {
-    PyModuleDef_HEAD_INIT, "fastblake.blake3_hazmat",
+    PyModuleDef_HEAD_INIT,
+    "fastblake.blake3_hazmat",
     "BLAKE3's subtree API (the Rust crate's blake3::hazmat): hash pieces of one input anywhere, "
     "then merge their chaining values. Misuse gives chaining values that merge into a wrong "
     "hash: read the Rust crate's documentation first.",
-    -1, nullptr, nullptr, nullptr, nullptr, nullptr};
+    -1,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr};
 
 }  // namespace
 }  // namespace fastblake::python

@@ -11,14 +11,14 @@
 
 namespace fastblake::python {
 
-void add_blake3(PyObject* module);          // blake3.cpp: blake3, hash_many, hash_file
-void add_blake3_hazmat(PyObject* module);   // blake3.cpp: the subtree API
-void add_blake2(PyObject* module);          // blake2.cpp: blake2b, blake2s, bp, sp, xb, xs
+void add_blake3(PyObject* module);         // blake3.cpp: blake3, hash_many, hash_file
+void add_blake3_hazmat(PyObject* module);  // blake3.cpp: the subtree API
+void add_blake2(PyObject* module);         // blake2.cpp: blake2b, blake2s, bp, sp, xb, xs
 
 /// The BLAKE3 output (`length` bytes) of h after absorbing the file at `path` (files.cpp):
 /// strategy "auto", "read", "mmap" or "mmap_parallel"; progress(done, total) or None.
-ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy,
-                   PyObject* progress, std::size_t length);
+ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy, PyObject* progress,
+                   std::size_t length);
 
 /// A path argument as open() takes it (str, bytes or os.PathLike): ValueError for a NUL byte.
 std::filesystem::path path_of(PyObject* path);

@@ -150,7 +150,9 @@ PyObject* run_function = nullptr;
 
 // An allocation too large to make is a null pointer (a MemoryError in Python), not a report;
 // no leak check: the interpreter keeps what it interns and caches across inputs.
-extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1:detect_leaks=0"; }
+extern "C" const char* __asan_default_options() {
+  return "allocator_may_return_null=1:detect_leaks=0";
+}
 
 namespace {
 
