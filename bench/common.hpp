@@ -79,6 +79,7 @@ inline constexpr const char* timing_classes[] = {"serial",
                                                  "file-mmap-cold",
                                                  "file-mmap-parallel-cold",
                                                  "cli",
+                                                 "cli-cold",
                                                  "gpu-resident",
                                                  "gpu-end-to-end",
                                                  "gpu-batch",
@@ -150,5 +151,13 @@ const std::filesystem::path& bench_file(std::size_t size);
 
 /// `count` files of `size` bytes in a folder of their own, made as bench_file is (file_bench.cpp).
 std::vector<std::filesystem::path> bench_files(std::size_t count, std::size_t size);
+
+/// Drops the file's pages from the page cache (posix_fadvise DONTNEED after fdatasync); false
+/// where the kernel refuses (file_bench.cpp).
+bool drop_cache(const std::filesystem::path& path);
+
+/// Whether drop_cache works where the bench files are (not on tmpfs, say): a probe file's pages
+/// must leave the page cache (file_bench.cpp).
+bool cold_cache_possible();
 
 }  // namespace fastblake::bench

@@ -85,9 +85,6 @@ std::vector<fs::path> bench_files(std::size_t count, std::size_t size) {
   return paths;
 }
 
-namespace {
-
-// Drops the file's pages from the page cache; false where the kernel does not.
 bool drop_cache(const fs::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return false;
@@ -96,27 +93,31 @@ bool drop_cache(const fs::path& path) {
   return ok;
 }
 
-// Whether dropping works where the files are (not on tmpfs, say): a probe file's pages must
-// leave the page cache.
 bool cold_cache_possible() {
-  const fs::path& probe = bench_file(1u << 20);
-  if (!drop_cache(probe)) return false;
-  const int fd = ::open(probe.c_str(), O_RDONLY);
-  if (fd < 0) return false;
-  constexpr std::size_t length = 1u << 20;
-  void* map = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return false;
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::string resident((length + page - 1) / page, '\0');
-  const bool known = ::mincore(map, length, reinterpret_cast<unsigned char*>(resident.data())) == 0;
-  ::munmap(map, length);
-  if (!known) return false;
-  for (char c : resident) {
-    if ((c & 1) != 0) return false;
-  }
-  return true;
+  static const bool possible = [] {
+    const fs::path& probe = bench_file(1u << 20);
+    if (!drop_cache(probe)) return false;
+    const int fd = ::open(probe.c_str(), O_RDONLY);
+    if (fd < 0) return false;
+    constexpr std::size_t length = 1u << 20;
+    void* map = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (map == MAP_FAILED) return false;
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::string resident((length + page - 1) / page, '\0');
+    const bool known =
+        ::mincore(map, length, reinterpret_cast<unsigned char*>(resident.data())) == 0;
+    ::munmap(map, length);
+    if (!known) return false;
+    for (char c : resident) {
+      if ((c & 1) != 0) return false;
+    }
+    return true;
+  }();
+  return possible;
 }
+
+namespace {
 
 void file_row(benchmark::State& state, b3::file_strategy strategy, std::size_t size, bool cold) {
   const fs::path& path = bench_file(size);

@@ -20,12 +20,13 @@ from collections import namedtuple
 
 # The implementations that are not fastblake, in the order their columns appear.
 REFERENCES = ["official_c", "rust", "rust_rayon", "libb2", "openssl", "libsodium",
-              "official_b3sum", "coreutils_b2sum", "coreutils_sha256sum", "cuda_memcpy"]
+              "official_b3sum", "coreutils_b2sum", "coreutils_sha256sum", "coreutils_cat",
+              "cuda_memcpy"]
 BACKENDS = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
 FAMILIES = ["blake3", "blake2b", "blake2s", "blake2bp", "blake2sp", "sha256"]
 CLASSES = ["serial", "parallel", "auto", "batch", "xof", "serial-idle", "auto-idle",
            "parallel-idle", "file-read", "file-read-cold", "file-mmap", "file-mmap-cold",
-           "file-mmap-parallel", "file-mmap-parallel-cold", "cli", "gpu-resident",
+           "file-mmap-parallel", "file-mmap-parallel-cold", "cli", "cli-cold", "gpu-resident",
            "gpu-end-to-end", "gpu-batch", "gpu-file"]
 CLASS_TEXT = {
     "serial": "one thread",
@@ -44,6 +45,8 @@ CLASS_TEXT = {
     "file-mmap-parallel-cold": "a mapped file on the pool, dropped from the page cache each time",
     "cli": "whole tools on files in the page cache, one process a call (Nt: told to use N "
            "threads; -j2: two files at once)",
+    "cli-cold": "whole tools on a file dropped from the page cache before each run; cat reads it "
+                "(the device's limit)",
     "gpu-resident": "BLAKE3 of input already in GPU memory",
     "gpu-end-to-end": "BLAKE3 of host memory (pageable, or -pinned), next to cudaMemcpy of the "
                       "same bytes from pinned memory",
@@ -55,8 +58,9 @@ CLASS_TEXT = {
 # input, on one thread or many.
 SUMMARY_GROUPS = {"serial": ["serial", "any threads"], "parallel": ["any threads"],
                   "auto": ["any threads"], "batch": ["batch"], "cli": ["cli"],
+                  "cli-cold": ["cli-cold"],
                   "gpu-end-to-end": ["gpu-end-to-end"]}
-GROUP_ORDER = ["serial", "any threads", "batch", "cli", "gpu-end-to-end"]
+GROUP_ORDER = ["serial", "any threads", "batch", "cli", "cli-cold", "gpu-end-to-end"]
 
 Row = namedtuple("Row", "family cls impl threads count bytes")
 NAME = re.compile(r"^(?P<family>[a-z0-9]+)/(?P<cls>[a-z-]+)/(?P<impl>[a-z0-9_-]+)"
@@ -150,7 +154,7 @@ def summary(medians):
     groups = {}
     for key, value in medians.items():
         for group in SUMMARY_GROUPS.get(key.cls, []):
-            threads = key.threads if group == "cli" else 0
+            threads = key.threads if group in ("cli", "cli-cold") else 0
             where = (key.family, group, threads, key.count, key.bytes)
             groups.setdefault(where, []).append((key, value))
     lines = []
@@ -180,7 +184,7 @@ def summary(medians):
 def label(key):
     """A row's implementation, threads and (where not implied by the group) class."""
     text = column(key.impl, key.threads)
-    return text if key.cls in ("serial", "batch", "cli") else f"{key.cls} {text}"
+    return text if key.cls in ("serial", "batch", "cli", "cli-cold") else f"{key.cls} {text}"
 
 
 def print_summary(medians):

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -392,6 +393,71 @@ TEST_F(FileHashing, AFileThatShrinksWhileHashedIsAnErrorNotACrash) {
     EXPECT_EQ(ec.message(), "the file shrank while it was being hashed");
     // The guard is scoped: the next hash of the (now shorter) file works.
     EXPECT_EQ(b3::hash_file(p, {}), b3::hash(std::span(data).first(1u << 20)));
+  }
+}
+
+// Whether the page at `offset` of the file is in the page cache.
+bool page_is_cached(const fs::path& p, std::size_t offset) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd < 0) return false;
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const off_t at = static_cast<off_t>(offset / page * page);
+  void* map = ::mmap(nullptr, page, PROT_READ, MAP_SHARED, fd, at);
+  ::close(fd);
+  if (map == MAP_FAILED) return false;
+  unsigned char state = 0;
+  const bool cached = ::mincore(map, page, &state) == 0 && (state & 1) != 0;
+  ::munmap(map, page);
+  return cached;
+}
+
+// Drops the file from the page cache; false where the kernel keeps it (tmpfs, say).
+bool drop_from_page_cache(const fs::path& p, std::size_t probe_offset) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd < 0) return false;
+  const bool dropped = ::fdatasync(fd) == 0 && ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+  ::close(fd);
+  return dropped && !page_is_cached(p, probe_offset);
+}
+
+// A mapped file that is not in the page cache is asked for ahead of the window being hashed,
+// further than the kernel's own read-ahead goes, and never past the end of what is hashed.
+TEST_F(FileHashing, AMappedFileOutOfThePageCacheIsReadAheadOfTheHashing) {
+  random_source rng(test_seed() + 9);
+  constexpr std::size_t window = 16u << 20;
+  const std::vector<std::byte> data = rng.bytes(3 * window);
+  const fs::path p = write("cold", data);
+  const std::size_t far = 3 * window - 4096;  // 31 MiB past the first window
+  if (!drop_from_page_cache(p, far)) GTEST_SKIP() << "this file system keeps files cached";
+  for (b3::file_strategy s : {b3::file_strategy::mmap, b3::file_strategy::mmap_parallel}) {
+    SCOPED_TRACE(name_of(s));
+    ASSERT_TRUE(drop_from_page_cache(p, far));
+    b3::file_options options;
+    options.strategy = s;
+    options.progress_step = window;
+    bool far_page_read = false;
+    bool reported = false;
+    options.progress = [&](std::uint64_t done, std::uint64_t) {
+      if (!reported && done == window) {
+        reported = true;
+        // The request is asynchronous: give the device time.
+        for (int i = 0; i < 500 && !far_page_read; ++i) {
+          far_page_read = page_is_cached(p, far);
+          if (!far_page_read) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      }
+      return true;
+    };
+    EXPECT_EQ(b3::hash_file(p, options), b3::hash(data));
+    EXPECT_TRUE(reported);
+    EXPECT_TRUE(far_page_read);
+    // A length limit: nothing past it is read.
+    ASSERT_TRUE(drop_from_page_cache(p, far));
+    b3::file_options limited;
+    limited.strategy = s;
+    limited.max_length = window + 5;
+    EXPECT_EQ(b3::hash_file(p, limited), b3::hash(std::span(data).first(window + 5)));
+    EXPECT_FALSE(page_is_cached(p, far));
   }
 }
 
