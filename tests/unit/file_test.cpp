@@ -411,11 +411,18 @@ bool page_is_cached(const fs::path& p, std::size_t offset) {
   return cached;
 }
 
-// Drops the file from the page cache; false where the kernel keeps it (tmpfs, say).
+// Drops the file from the page cache; false where the kernel keeps it (tmpfs, say) or where
+// the cache cannot be observed.
 bool drop_from_page_cache(const fs::path& p, std::size_t probe_offset) {
   const int fd = ::open(p.c_str(), O_RDONLY);
   if (fd < 0) return false;
-  const bool dropped = ::fdatasync(fd) == 0 && ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+  // The probe page must show as cached once read, or mincore() says nothing here (Node.js's
+  // file layer under emscripten, say).
+  char byte = 0;
+  const bool observable = ::pread(fd, &byte, 1, static_cast<off_t>(probe_offset)) == 1 &&
+                          page_is_cached(p, probe_offset);
+  const bool dropped =
+      observable && ::fdatasync(fd) == 0 && ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
   ::close(fd);
   return dropped && !page_is_cached(p, probe_offset);
 }
