@@ -31,8 +31,8 @@ constexpr std::uint64_t automatic_mmap_min_size = 64u << 10;
 // resident set stays bounded; a power of two, so that every window is whole subtrees.
 constexpr std::uint64_t mmap_window = 16u << 20;
 // How far ahead of the window being hashed a file not in the page cache is asked for
-// (read_ahead): b3sum hashed a 1 GiB file dropped from the cache in 0.85 s against 1.02-1.06 s
-// without; 256 MiB ahead was no better (docs/blake3-tree.md, "Files").
+// (read_ahead): b3sum hashed a 1 GiB file dropped from the cache in 0.59 s against 1.03 s
+// without (medians of 9 alternating runs, AMD EPYC Zen 4; docs/blake3-tree.md, "Files").
 constexpr std::uint64_t read_ahead_distance = 64u << 20;
 
 class file_error_category final : public std::error_category {
@@ -267,10 +267,10 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
 
 // Asks the kernel to start reading the parts of a mapped file that are not in the page cache,
 // ahead of the hashing threads' page faults, so that the device is kept busy while a window is
-// hashed. The requests go in pieces of 128 KiB, the smallest read-ahead size a device has: the
-// kernel reads no more than that size of one POSIX_FADV_WILLNEED. A block of 2 MiB whose first
-// page is cached (a warm file) costs one mincore() and no requests; asking about every page
-// took 180 us per 16 MiB window, 5% of hashing a cached file.
+// hashed. The requests go in pieces of 128 KiB, the kernel's usual default read-ahead size:
+// it reads no more than a device's read-ahead size of one POSIX_FADV_WILLNEED. A block of 2 MiB
+// whose first page is cached (a warm file) costs one mincore() and no requests; asking about every
+// page took 180 us per 16 MiB window, 5% of hashing a cached file.
 class read_ahead {
  public:
   read_ahead(int fd, const void* map, std::uint64_t map_from, std::uint64_t size,
