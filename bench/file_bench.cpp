@@ -1,5 +1,5 @@
-// BLAKE3 file hashing, one timing class per strategy: file-read, file-mmap and
-// file-mmap-parallel, on files in the page cache (warm) and, where the kernel drops a file's
+// BLAKE3 file hashing, one timing class per strategy: file-read, file-mmap,
+// file-mmap-parallel and file-auto (the automatic strategy), on files in the page cache (warm) and, where the kernel drops a file's
 // clean pages on request (posix_fadvise; checked with mincore on a probe, so not on tmpfs),
 // read from the device each time (the -cold classes). The files
 // are written once to $TMPDIR (or /tmp) and removed at exit; each row's digest is checked
@@ -147,6 +147,7 @@ void register_files() {
       {"file-read", b3::file_strategy::read},
       {"file-mmap", b3::file_strategy::mmap},
       {"file-mmap-parallel", b3::file_strategy::mmap_parallel},
+      {"file-auto", b3::file_strategy::automatic},
   };
   const bool cold_possible = cold_cache_possible();
   for (std::size_t size : file_sizes) {

@@ -26,7 +26,7 @@ BACKENDS = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
 FAMILIES = ["blake3", "blake2b", "blake2s", "blake2bp", "blake2sp", "sha256"]
 CLASSES = ["serial", "parallel", "auto", "batch", "xof", "serial-idle", "auto-idle",
            "parallel-idle", "file-read", "file-read-cold", "file-mmap", "file-mmap-cold",
-           "file-mmap-parallel", "file-mmap-parallel-cold", "cli", "cli-cold", "gpu-resident",
+           "file-mmap-parallel", "file-mmap-parallel-cold", "file-auto", "file-auto-cold", "cli", "cli-cold", "gpu-resident",
            "gpu-end-to-end", "gpu-batch", "gpu-file"]
 CLASS_TEXT = {
     "serial": "one thread",
@@ -43,6 +43,8 @@ CLASS_TEXT = {
     "file-mmap-cold": "a mapped file, dropped from the page cache each time",
     "file-mmap-parallel": "a mapped file on the pool, page cache warm",
     "file-mmap-parallel-cold": "a mapped file on the pool, dropped from the page cache each time",
+    "file-auto": "a file as the library chooses (BLAKE3: read in parts on the pool), page cache warm",
+    "file-auto-cold": "a file as the library chooses, dropped from the page cache each time",
     "cli": "whole tools on files in the page cache, one process a call (Nt: told to use N "
            "threads; -j2: two files at once)",
     "cli-cold": "whole tools on a file dropped from the page cache before each run; cat reads it "

@@ -17,6 +17,8 @@
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
 
+#include "common/faster_of_two.hpp"
+
 namespace fastblake::internal::blake3 {
 
 /// What an accelerator gives the CPU library. Both functions are called with the offload
@@ -61,40 +63,26 @@ offload_attempt try_offload(const std::byte* input, std::uint64_t size, std::uin
                             std::uint8_t children[64]) noexcept;
 void record_cpu(std::uint64_t size, double seconds) noexcept;
 
-/// Which side hashes an eligible subtree. Each side's rate is that of its latest measured
-/// subtrees (an average of the last two); a side never measured is tried first, the
-/// accelerator before the CPU, and the slower side is measured again every refresh_interval
-/// choices, so that a change of load is noticed. Pure arithmetic: tested with made-up timings.
+/// Which side hashes an eligible subtree: the accelerator is tried first (faster_of_two).
 class offload_policy {
  public:
   enum class side { cpu, accelerator };
   static constexpr std::uint64_t refresh_interval = 32;
 
   side choose() noexcept {
-    ++choices_;
-    if (accelerator_rate_ == 0) return side::accelerator;
-    if (cpu_rate_ == 0) return side::cpu;
-    const side faster = accelerator_rate_ > cpu_rate_ ? side::accelerator : side::cpu;
-    if (choices_ % refresh_interval == 0) {
-      return faster == side::cpu ? side::accelerator : side::cpu;
-    }
-    return faster;
+    return policy_.choose() == faster_of_two::way::first ? side::accelerator : side::cpu;
   }
-
   void record(side s, std::uint64_t bytes, double seconds) noexcept {
-    if (seconds <= 0) return;
-    const double rate = static_cast<double>(bytes) / seconds;
-    double& r = s == side::cpu ? cpu_rate_ : accelerator_rate_;
-    r = r == 0 ? rate : (r + rate) / 2;
+    policy_.record(way_of(s), bytes, seconds);
   }
-
-  double cpu_rate() const noexcept { return cpu_rate_; }
-  double accelerator_rate() const noexcept { return accelerator_rate_; }
+  double cpu_rate() const noexcept { return policy_.rate(way_of(side::cpu)); }
+  double accelerator_rate() const noexcept { return policy_.rate(way_of(side::accelerator)); }
 
  private:
-  std::uint64_t choices_ = 0;
-  double cpu_rate_ = 0;
-  double accelerator_rate_ = 0;
+  static faster_of_two::way way_of(side s) noexcept {
+    return s == side::accelerator ? faster_of_two::way::first : faster_of_two::way::second;
+  }
+  faster_of_two policy_{refresh_interval};
 };
 
 }  // namespace fastblake::internal::blake3
@@ -114,6 +102,18 @@ struct internal_access {
   static void update_automatic(hasher& h, std::span<const std::byte> input, thread_pool* pool) {
     h.update_with(input, pool, true);
   }
+  /// The largest power of two of at most `most` bytes, two chunks or more, that h's next bytes
+  /// can be as one subtree of its tree (h holds no partial chunk and is at a multiple of it,
+  /// and may take that much more), and where that subtree starts in the whole input; {0, 0}
+  /// if none.
+  struct subtree_place {
+    std::uint64_t size;
+    std::uint64_t start;
+  };
+  static subtree_place next_subtree(const hasher& h, std::uint64_t most) noexcept;
+  /// Adds to h the subtree that next_subtree(h, size) placed, given its top node's children.
+  static void push_subtree(hasher& h, const hazmat::chaining_value& left,
+                           const hazmat::chaining_value& right, std::uint64_t size) noexcept;
 };
 
 }  // namespace fastblake::blake3::detail

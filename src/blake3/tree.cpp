@@ -497,6 +497,29 @@ hasher& hasher::update_with(std::span<const std::byte> input, thread_pool* pool,
 // The node that would be the root if no more input came: the current chunk (or the last two
 // stacked values when the input ended on a subtree boundary) folded into every stacked
 // subtree from the right.
+detail::internal_access::subtree_place detail::internal_access::next_subtree(
+    const hasher& h, std::uint64_t most) noexcept {
+  if (absorbed(h.chunk_) != 0 || most < 2 * k3::chunk_len) return {0, 0};
+  if (h.initial_chunk_counter_ != 0) {
+    const std::uint64_t limit = *hazmat::max_subtree_len(h.initial_chunk_counter_ * k3::chunk_len);
+    most = std::min(most, limit - h.count());
+  }
+  const std::uint64_t start = h.chunk_.chunk_counter * k3::chunk_len;
+  std::uint64_t size = most < 2 * k3::chunk_len ? 0 : std::bit_floor(most);
+  while (size >= 2 * k3::chunk_len && start % size != 0) size /= 2;
+  if (size < 2 * k3::chunk_len) return {0, 0};
+  return {size, start};
+}
+
+void detail::internal_access::push_subtree(hasher& h, const hazmat::chaining_value& left,
+                                           const hazmat::chaining_value& right,
+                                           std::uint64_t size) noexcept {
+  const std::uint64_t chunks = size / k3::chunk_len;
+  h.push_chaining_value(left.data(), h.chunk_.chunk_counter);
+  h.push_chaining_value(right.data(), h.chunk_.chunk_counter + chunks / 2);
+  h.chunk_ = make_chunk_state(h.key_words_, h.chunk_.chunk_counter + chunks, h.chunk_.flags);
+}
+
 output_node hasher::final_node() const noexcept {
   if (stack_len_ == 0) return chunk_output(chunk_);
   const k3::kernels& k = k3::active_kernels();

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -17,6 +19,19 @@
 #include <fastblake/thread_pool.hpp>
 
 namespace fastblake::internal {
+
+/// One subtree of a tree-hashed family's input (BLAKE3) cut into equal parts that threads hash
+/// apart, each reading its own part: every part's bytes go to update() in order, from one
+/// thread at a time; finish() then adds the whole subtree to the state it was split from.
+class subtree_parts {
+ public:
+  virtual ~subtree_parts() = default;
+  /// The subtree's size in bytes, and how many parts of size() / parts() bytes it has.
+  virtual std::uint64_t size() const noexcept = 0;
+  virtual std::size_t parts() const noexcept = 0;
+  virtual void update(std::size_t part, std::span<const std::byte> bytes) = 0;
+  virtual void finish() = 0;
+};
 
 /// Where the file code puts the bytes: one family's state.
 class file_sink {
@@ -32,12 +47,32 @@ class file_sink {
   /// read): for BLAKE2bp and BLAKE2sp, whose leaves are independent, not for BLAKE3, whose
   /// 1 MiB buffers the read-ahead already keeps one thread busy with.
   virtual bool splits_reads() const noexcept { return false; }
+  /// For a tree-hashed family: the largest subtree of at most `most` bytes (a power of two)
+  /// that the state's next bytes can be, cut into `parts` equal parts (a power of two, fewer if
+  /// the subtree is small); nullptr where there is none: another family, a state part-way
+  /// through a chunk, or (may_offload) an accelerator that may take the subtree from memory.
+  virtual std::unique_ptr<subtree_parts> split_next(std::uint64_t most, std::size_t parts,
+                                                    bool may_offload) {
+    (void)most, (void)parts, (void)may_offload;
+    return nullptr;
+  }
 
  protected:
   ~file_sink() = default;
 };
 
 std::error_code errno_code(int e = errno) noexcept;
+
+/// How the automatic strategy hashes a window of a big regular file of a tree-hashed family:
+/// mapped, or read in parts on the pool's threads (file_sink::split_next). choose gives the
+/// way that has been faster in this process (faster_of_two), record takes each window's time.
+enum class window_way { map, read_parts };
+window_way choose_window_way() noexcept;
+void record_window_way(window_way way, std::uint64_t bytes, double seconds) noexcept;
+/// For tests: always `way` (nothing measured meanwhile), or measure again (std::nullopt); and
+/// how many bytes this process has read in parts.
+void force_window_way(std::optional<window_way> way) noexcept;
+std::uint64_t bytes_read_in_parts() noexcept;
 
 /// Hashes fd into sink as the options say. threads: whether the strategy may use the pool (not
 /// when hash_files already runs this file on one of its threads). opened_here: fd was just

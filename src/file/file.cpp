@@ -12,12 +12,17 @@
 #include <atomic>
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "common/faster_of_two.hpp"
 
 namespace fastblake::internal {
 namespace {
@@ -34,6 +39,10 @@ constexpr std::uint64_t mmap_window = 16u << 20;
 // (read_ahead): b3sum hashed a 1 GiB file dropped from the cache in 0.59 s against 1.03 s
 // without (medians of 9 alternating runs, AMD EPYC Zen 4; docs/blake3-tree.md, "Files").
 constexpr std::uint64_t read_ahead_distance = 64u << 20;
+// Each thread reading its part of a subtree (read_part) reads this much at a time into a
+// buffer of its own, which stays in the core's caches while it is hashed: 64 KiB was
+// the fastest of 16 KiB to 256 KiB on a 256 MiB file in the page cache (AMD EPYC Zen 4).
+constexpr std::size_t part_buffer_size = 64u << 10;
 
 class file_error_category final : public std::error_category {
  public:
@@ -143,6 +152,49 @@ struct source {
 bool report(const file_options& options, std::uint64_t done, std::uint64_t total) {
   return !options.progress || options.progress(done, total);
 }
+
+}  // namespace
+
+// Mapping a file costs page faults and page-table work; reading it costs a copy, but into a
+// buffer that stays in the core's caches while it is hashed. Which is faster depends on the
+// page cache as much as on the machine: on an AMD EPYC Zen 4, b3sum reading in parts hashed a
+// 1 GiB file cached in small folios (written 4 KiB at a time) 1.24x as fast as mapping it, and
+// one cached in large folios (written 64 MiB at a time, or read in by the kernel's read-ahead)
+// about 0.95x (docs/blake3-tree.md, "Files"). So it is measured, window by window, across the
+// process's files; 16 windows of 16 MiB between two tries of the slower way cost at most 1/16
+// of the difference.
+namespace {
+std::mutex window_ways_mutex;
+faster_of_two window_ways{16};
+std::optional<window_way> forced_window_way;
+std::atomic<std::uint64_t> read_in_parts_total{0};
+}  // namespace
+
+window_way choose_window_way() noexcept {
+  const std::lock_guard lock(window_ways_mutex);
+  if (forced_window_way) return *forced_window_way;
+  return window_ways.choose() == faster_of_two::way::first ? window_way::map
+                                                            : window_way::read_parts;
+}
+
+void record_window_way(window_way way, std::uint64_t bytes, double seconds) noexcept {
+  const std::lock_guard lock(window_ways_mutex);
+  if (forced_window_way) return;
+  window_ways.record(way == window_way::map ? faster_of_two::way::first
+                                            : faster_of_two::way::second,
+                     bytes, seconds);
+}
+
+void force_window_way(std::optional<window_way> way) noexcept {
+  const std::lock_guard lock(window_ways_mutex);
+  forced_window_way = way;
+}
+
+std::uint64_t bytes_read_in_parts() noexcept {
+  return read_in_parts_total.load(std::memory_order_relaxed);
+}
+
+namespace {
 
 // Reads until the buffer is full or the input ends, retrying on EINTR; from *position with
 // pread when position is set (and advances it), else from the descriptor's offset. Returns the
@@ -265,6 +317,72 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
   return {};
 }
 
+// How much of a file is hashed between two progress reports (and, mapped, between two releases
+// of hashed pages): a power of two, so that every window is whole subtrees. A progress step
+// under mmap_window makes windows of the next power of two (at least 1 MiB); bit_ceil is only
+// asked about steps below the window, where it cannot overflow.
+std::uint64_t window_for(const file_options& options) noexcept {
+  return options.progress_step >= mmap_window
+             ? mmap_window
+             : std::bit_ceil(std::max<std::uint64_t>(options.progress_step, 1u << 20));
+}
+
+// Runs part(i) for every i in [from, to) on the pool's threads.
+template <class Part>
+void for_each_part(thread_pool& pool, std::size_t from, std::size_t to, const Part& part) {
+  if (to - from == 1) {
+    part(from);
+    return;
+  }
+  const std::size_t middle = from + (to - from) / 2;
+  pool.join([&] { for_each_part(pool, from, middle, part); },
+            [&] { for_each_part(pool, middle, to, part); });
+}
+
+// Reads part `part` of a subtree, `size` bytes from file offset `offset`, into subtree.
+std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size,
+                          subtree_parts& subtree, std::size_t part) {
+  const std::unique_ptr<std::byte[]> buffer(new (std::nothrow) std::byte[part_buffer_size]);
+  if (!buffer) return std::make_error_code(std::errc::not_enough_memory);
+  auto position = static_cast<off_t>(offset);
+  for (std::uint64_t left = size; left > 0;) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(part_buffer_size, left));
+    const ssize_t n = read_fully(fd, buffer.get(), want, &position);
+    if (n < 0) return errno_code();
+    if (static_cast<std::size_t>(n) < want) return make_error_code(file_errc::truncated);
+    subtree.update(part, std::span<const std::byte>(buffer.get(), want));
+    left -= want;
+  }
+  return {};
+}
+
+// Hashes what it can of the `size` bytes at file offset `offset` as subtrees of a tree-hashed
+// family (file_sink::split_next) whose parts the pool's threads read into buffers of their own;
+// `hashed` is how many bytes that was, from the start (0 for another family).
+std::error_code read_in_parts(file_sink& h, int fd, std::uint64_t offset, std::uint64_t size,
+                              thread_pool& pool, bool may_offload, std::uint64_t& hashed) {
+  hashed = 0;
+  std::vector<std::error_code> errors;
+  while (hashed < size) {
+    const std::unique_ptr<subtree_parts> subtree =
+        h.split_next(size - hashed, 2 * pool.size(), may_offload);
+    if (subtree == nullptr) break;
+    const std::size_t parts = subtree->parts();
+    const std::uint64_t part_size = subtree->size() / parts;
+    errors.assign(parts, {});
+    for_each_part(pool, 0, parts, [&](std::size_t i) {
+      errors[i] = read_part(fd, offset + hashed + i * part_size, part_size, *subtree, i);
+    });
+    for (const std::error_code& ec : errors) {
+      if (ec) return ec;
+    }
+    subtree->finish();
+    hashed += subtree->size();
+    read_in_parts_total.fetch_add(subtree->size(), std::memory_order_relaxed);
+  }
+  return {};
+}
+
 // Asks the kernel to start reading the parts of a mapped file that are not in the page cache,
 // ahead of the hashing threads' page faults, so that the device is kept busy while a window is
 // hashed. The requests go in pieces of 128 KiB, the kernel's usual default read-ahead size:
@@ -314,8 +432,10 @@ class read_ahead {
 };
 
 // may_offload: the strategy was automatic, so an accelerator may take subtrees (backend.hpp).
+// may_read_parts: the strategy was automatic, so windows may be read in parts instead, where
+// that has been faster (choose_window_way).
 std::error_code hash_by_mapping(file_sink& h, const source& src, const file_options& options,
-                                bool parallel, bool may_offload) {
+                                bool parallel, bool may_offload, bool may_read_parts) {
   const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
   if (src.offset >= size)
     return report(options, 0, 0) ? std::error_code()
@@ -340,12 +460,8 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
 
   const auto* data = static_cast<const std::byte*>(map) + (src.offset - map_from);
   const std::uint64_t total = size - src.offset;
-  // A progress step under the window size makes windows of the next power of two (at least
-  // 1 MiB); bit_ceil is only asked about steps below the window, where it cannot overflow.
-  const std::uint64_t window =
-      options.progress_step >= mmap_window
-          ? mmap_window
-          : std::bit_ceil(std::max<std::uint64_t>(options.progress_step, 1u << 20));
+  const std::uint64_t window = window_for(options);
+  const bool choose_way = may_read_parts && pool != nullptr;
   std::uint64_t done = 0;
   std::uint64_t reported = 0;
   read_ahead reader(src.fd, map, map_from, size, page);
@@ -354,18 +470,39 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
     // each one is whole subtrees of the tree.
     const std::uint64_t end = std::min(total, (done / window + 1) * window);
     reader.request(src.offset + done, src.offset + std::min(total, end + read_ahead_distance));
-    const std::span<const std::byte> piece(data + done, static_cast<std::size_t>(end - done));
-    if (pool != nullptr || may_offload) {
-      h.update_parallel(piece, pool, may_offload);
-    } else {
-      h.update(piece);
+    const window_way way = choose_way ? choose_window_way() : window_way::map;
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t mapped_from = done;
+    if (way == window_way::read_parts) {
+      std::uint64_t hashed = 0;
+      if (const std::error_code ec = read_in_parts(h, src.fd, src.offset + done, end - done,
+                                                   *pool, may_offload, hashed)) {
+        return ec;
+      }
+      mapped_from += hashed;
     }
-    if (guard.faulted()) return make_error_code(file_errc::truncated);
-    // Pages already hashed leave the resident set (they stay in the page cache).
-    const auto* from = reinterpret_cast<const std::byte*>(
-        reinterpret_cast<std::uintptr_t>(data + done) & ~static_cast<std::uintptr_t>(page - 1));
-    madvise(const_cast<std::byte*>(from), static_cast<std::size_t>(data + end - from),
-            MADV_DONTNEED);
+    // What no subtree read in parts took: from the mapping.
+    if (mapped_from < end) {
+      const std::span<const std::byte> piece(data + mapped_from,
+                                             static_cast<std::size_t>(end - mapped_from));
+      if (pool != nullptr || may_offload) {
+        h.update_parallel(piece, pool, may_offload);
+      } else {
+        h.update(piece);
+      }
+      if (guard.faulted()) return make_error_code(file_errc::truncated);
+      // Pages already hashed leave the resident set (they stay in the page cache).
+      const auto* from = reinterpret_cast<const std::byte*>(
+          reinterpret_cast<std::uintptr_t>(piece.data()) &
+          ~static_cast<std::uintptr_t>(page - 1));
+      madvise(const_cast<std::byte*>(from),
+              static_cast<std::size_t>(piece.data() + piece.size() - from), MADV_DONTNEED);
+    }
+    if (choose_way) {
+      record_window_way(way, end - done,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                            .count());
+    }
     done = end;
     if (done < total && done - reported >= options.progress_step) {
       reported = done;
@@ -440,7 +577,7 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
       ec = hash_by_reading(h, src, options, threads);
     } else {
       ec = hash_by_mapping(h, src, options, strategy == file_strategy::mmap_parallel,
-                           automatic && threads);
+                           automatic && threads, automatic && threads);
       // A file system that cannot map files can still be read.
       if (ec == std::errc::no_such_device) ec = hash_by_reading(h, src, options, threads);
     }

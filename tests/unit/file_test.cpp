@@ -24,6 +24,8 @@
 
 #include <fastblake/file.hpp>
 
+#include "common/faster_of_two.hpp"
+#include "file/engine.hpp"
 #include "scratch_dir.hpp"
 #include "test_support.hpp"
 
@@ -125,6 +127,22 @@ TEST_F(FileHashing, DescriptorsFromTheirCurrentOffset) {
   }
 }
 
+// The chaining value of the subtree of `length` bytes at `offset` of the file, hashed by itself
+// from a descriptor at that offset.
+b3::hazmat::chaining_value file_subtree(const fs::path& p, std::uint64_t offset,
+                                        std::uint64_t length, thread_pool* pool) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  ::lseek(fd, static_cast<off_t>(offset), SEEK_SET);
+  b3::hasher h;
+  b3::hazmat::set_input_offset(h, offset);
+  b3::file_options options;
+  options.pool = pool;
+  options.max_length = length;
+  b3::update_from_fd(h, fd, options);
+  ::close(fd);
+  return b3::hazmat::finalize_non_root(h);
+}
+
 TEST_F(FileHashing, ALengthLimitHashesOneRangeAndOneSubtree) {
   random_source rng(test_seed() + 2);
   const std::vector<std::byte> data = rng.bytes((3u << 20) + 999);
@@ -163,18 +181,8 @@ TEST_F(FileHashing, ALengthLimitHashesOneRangeAndOneSubtree) {
   }
   // One subtree of the file, by path and offset, merges into the whole file's hash.
   const std::uint64_t left = b3::hazmat::left_subtree_len(data.size());
-  const auto subtree = [&](std::uint64_t offset, std::uint64_t length) {
-    const int fd = ::open(p.c_str(), O_RDONLY);
-    ::lseek(fd, static_cast<off_t>(offset), SEEK_SET);
-    b3::hasher h;
-    b3::hazmat::set_input_offset(h, offset);
-    b3::file_options options;
-    options.max_length = length;
-    b3::update_from_fd(h, fd, options);
-    ::close(fd);
-    return b3::hazmat::finalize_non_root(h);
-  };
-  EXPECT_EQ(b3::hazmat::merge_subtrees_root(subtree(0, left), subtree(left, data.size() - left),
+  EXPECT_EQ(b3::hazmat::merge_subtrees_root(file_subtree(p, 0, left, &pool),
+                                            file_subtree(p, left, data.size() - left, &pool),
                                             b3::hazmat::mode::hash()),
             b3::hash(data));
 }
@@ -331,6 +339,16 @@ TEST_F(FileHashing, ErrorsNameTheFileAndLeaveTheHasherAlone) {
   EXPECT_FALSE(ec);
 }
 
+// Cancelled at the first report: an error, and the hasher untouched.
+void expect_cancelled_at_the_first_report(const fs::path& p, b3::file_options options) {
+  options.progress = [](std::uint64_t, std::uint64_t) { return false; };
+  b3::hasher h;
+  std::error_code ec;
+  b3::update_from_file(h, p, options, ec);
+  EXPECT_EQ(ec, std::errc::operation_canceled);
+  EXPECT_EQ(h.count(), 0u);
+}
+
 TEST_F(FileHashing, ProgressIsReportedAndCanCancel) {
   random_source rng(test_seed() + 3);
   const std::vector<std::byte> data = rng.bytes((5u << 20) + 3);
@@ -354,13 +372,7 @@ TEST_F(FileHashing, ProgressIsReportedAndCanCancel) {
         EXPECT_GT(calls[i].first, calls[i - 1].first);
       }
     }
-    // Cancelled after the first report: an error, and the hasher untouched.
-    options.progress = [](std::uint64_t, std::uint64_t) { return false; };
-    b3::hasher h;
-    std::error_code ec;
-    b3::update_from_file(h, p, options, ec);
-    EXPECT_EQ(ec, std::errc::operation_canceled);
-    EXPECT_EQ(h.count(), 0u);
+    expect_cancelled_at_the_first_report(p, options);
   }
 }
 
@@ -394,6 +406,130 @@ TEST_F(FileHashing, AFileThatShrinksWhileHashedIsAnErrorNotACrash) {
     // The guard is scoped: the next hash of the (now shorter) file works.
     EXPECT_EQ(b3::hash_file(p, {}), b3::hash(std::span(data).first(1u << 20)));
   }
+}
+
+// The automatic strategy's windows, hashed the other way: each thread reading its parts of a
+// subtree into a buffer of its own.
+class read_in_parts {
+ public:
+  read_in_parts() { internal::force_window_way(internal::window_way::read_parts); }
+  ~read_in_parts() { internal::force_window_way(std::nullopt); }
+  read_in_parts(const read_in_parts&) = delete;
+  read_in_parts& operator=(const read_in_parts&) = delete;
+};
+
+TEST_F(FileHashing, WindowsReadInPartsMatchTheInMemoryHash) {
+  const read_in_parts forced;
+  random_source rng(test_seed() + 20);
+  const std::vector<std::byte> data = rng.bytes((5u << 20) + 4097);
+  const b3::key_type key = rng.key();
+  std::vector<std::size_t> sizes = {64u << 10,       (64u << 10) + 1, (128u << 10) - 1,
+                                    (1u << 20) - 1,  1u << 20,        (1u << 20) + 1024,
+                                    (3u << 20) + 5,  data.size()};
+  for (int i = 0; i < 4; ++i) sizes.push_back((64u << 10) + rng.interesting_length(1024));
+  for (const std::size_t threads : {1u, 2u, 3u}) {
+    thread_pool pool(threads);
+    for (const std::uint64_t step : {std::uint64_t{1} << 20, std::uint64_t{64} << 20}) {
+      for (const std::size_t n : sizes) {
+        SCOPED_TRACE(std::to_string(threads) + " threads, windows of " + std::to_string(step) +
+                     ", size " + std::to_string(n));
+        const std::span<const std::byte> content(data.data(), n);
+        const fs::path p = write("parts", content);
+        b3::file_options options;
+        options.pool = &pool;
+        options.progress_step = step;
+        const std::uint64_t read_before = internal::bytes_read_in_parts();
+        EXPECT_EQ(b3::hash_file(p, options), b3::hash(content));
+        // Whole subtrees of two chunks or more were read in parts: all but under two chunks.
+        EXPECT_GT(internal::bytes_read_in_parts() - read_before, n - 2048) << "not in parts";
+        b3::hasher keyed = b3::hasher::keyed(key);
+        b3::update_from_file(keyed, p, options);
+        EXPECT_EQ(keyed.finalize(), b3::keyed_hash(key, content));
+        // A hasher part-way through a chunk takes the file from the mapping.
+        b3::hasher after = b3::hasher::derive_key("parts");
+        after.update("a partial chunk");
+        b3::update_from_file(after, p, options);
+        EXPECT_EQ(after.finalize(), b3::hasher::derive_key("parts")
+                                        .update("a partial chunk")
+                                        .update(content)
+                                        .finalize());
+        // From a descriptor's offset, and up to a limit.
+        const int fd = ::open(p.c_str(), O_RDONLY);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::lseek(fd, 4096 + 3, SEEK_SET), 4096 + 3);
+        options.max_length = n / 2;
+        b3::hasher from_offset;
+        b3::update_from_fd(from_offset, fd, options);
+        EXPECT_EQ(from_offset.finalize(), b3::hash(content.subspan(4096 + 3, n / 2)));
+        ::close(fd);
+      }
+    }
+    // Subtrees of a file, each hashed by itself from its offset, merge into the whole hash.
+    const fs::path p = write("subtrees", data);
+    const auto subtree = [&](std::uint64_t offset, std::uint64_t length) {
+      return file_subtree(p, offset, length, &pool);
+    };
+    const std::uint64_t left = b3::hazmat::left_subtree_len(data.size());
+    const std::uint64_t left_left = b3::hazmat::left_subtree_len(left);
+    const b3::hazmat::mode mode = b3::hazmat::mode::hash();
+    EXPECT_EQ(b3::hazmat::merge_subtrees_root(
+                  b3::hazmat::merge_subtrees_non_root(subtree(0, left_left),
+                                                      subtree(left_left, left - left_left), mode),
+                  subtree(left, data.size() - left), mode),
+              b3::hash(data));
+  }
+}
+
+TEST_F(FileHashing, WindowsReadInPartsReportProgressCancelAndSeeAFileShrink) {
+  const read_in_parts forced;
+  random_source rng(test_seed() + 21);
+  const std::vector<std::byte> data = rng.bytes((5u << 20) + 3);
+  const fs::path p = write("p", data);
+  thread_pool pool(2);
+  std::vector<std::uint64_t> reports;
+  b3::file_options options;
+  options.pool = &pool;
+  options.progress_step = 1u << 20;
+  options.progress = [&](std::uint64_t done, std::uint64_t total) {
+    EXPECT_EQ(total, data.size());
+    reports.push_back(done);
+    return true;
+  };
+  EXPECT_EQ(b3::hash_file(p, options), b3::hash(data));
+  EXPECT_EQ(reports, (std::vector<std::uint64_t>{1u << 20, 2u << 20, 3u << 20, 4u << 20,
+                                                  5u << 20, data.size()}));
+  expect_cancelled_at_the_first_report(p, options);
+  b3::hasher h;
+  std::error_code ec;
+  // Shrunk after the first window: the next part's read comes up short.
+  bool truncated = false;
+  options.progress = [&](std::uint64_t, std::uint64_t) {
+    if (!truncated) fs::resize_file(p, 1u << 20);
+    truncated = true;
+    return true;
+  };
+  b3::update_from_file(h, p, options, ec);
+  EXPECT_TRUE(truncated);
+  EXPECT_EQ(ec, b3::file_errc::truncated) << ec.message();
+  EXPECT_EQ(h.count(), 0u);
+}
+
+TEST(FasterOfTwo, TriesEachWayThenKeepsTheFasterAndRetriesTheOther) {
+  using way = internal::faster_of_two::way;
+  internal::faster_of_two p(4);
+  EXPECT_EQ(p.choose(), way::first);
+  p.record(way::first, 1000, 1.0);
+  EXPECT_EQ(p.choose(), way::second);
+  p.record(way::second, 1000, 1.0);
+  EXPECT_EQ(p.rate(way::second), 1000);
+  // A tie goes to the second way; choice 4 of every 4 is the slower way's.
+  EXPECT_EQ(p.choose(), way::second);
+  EXPECT_EQ(p.choose(), way::first);
+  p.record(way::first, 5000, 1.0);  // the average of the last two: 3000
+  EXPECT_DOUBLE_EQ(p.rate(way::first), 3000);
+  for (int i = 5; i <= 11; ++i) EXPECT_EQ(p.choose(), i % 4 == 0 ? way::second : way::first) << i;
+  p.record(way::second, 1000, 0.0);
+  EXPECT_DOUBLE_EQ(p.rate(way::second), 1000) << "a zero duration is no measure";
 }
 
 // Whether the page at `offset` of the file is in the page cache.
