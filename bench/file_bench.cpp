@@ -1,10 +1,9 @@
 // BLAKE3 file hashing, one timing class per strategy: file-read, file-mmap,
-// file-mmap-parallel and file-auto (the automatic strategy), on files in the page cache (warm) and, where the kernel drops a file's
-// clean pages on request (posix_fadvise; checked with mincore on a probe, so not on tmpfs),
-// read from the device each time (the -cold classes). The files
-// are written once to $TMPDIR (or /tmp) and removed at exit; each row's digest is checked
-// against the in-memory hash of the same bytes first. bench_file and bench_files (common.hpp)
-// live here too.
+// file-mmap-parallel and file-auto (the automatic strategy), on files in the page cache (warm) and,
+// where the kernel drops a file's clean pages on request (posix_fadvise; checked with mincore on a
+// probe, so not on tmpfs), read from the device each time (the -cold classes). The files are
+// written once to $TMPDIR (or /tmp) and removed at exit; each row's digest is checked against the
+// in-memory hash of the same bytes first. bench_file and bench_files (common.hpp) live here too.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -174,15 +174,15 @@ window_way choose_window_way() noexcept {
   const std::lock_guard lock(window_ways_mutex);
   if (forced_window_way) return *forced_window_way;
   return window_ways.choose() == faster_of_two::way::first ? window_way::map
-                                                            : window_way::read_parts;
+                                                           : window_way::read_parts;
 }
 
 void record_window_way(window_way way, std::uint64_t bytes, double seconds) noexcept {
   const std::lock_guard lock(window_ways_mutex);
   if (forced_window_way) return;
-  window_ways.record(way == window_way::map ? faster_of_two::way::first
-                                            : faster_of_two::way::second,
-                     bytes, seconds);
+  window_ways.record(
+      way == window_way::map ? faster_of_two::way::first : faster_of_two::way::second, bytes,
+      seconds);
 }
 
 void force_window_way(std::optional<window_way> way) noexcept {
@@ -340,8 +340,8 @@ void for_each_part(thread_pool& pool, std::size_t from, std::size_t to, const Pa
 }
 
 // Reads part `part` of a subtree, `size` bytes from file offset `offset`, into subtree.
-std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size,
-                          subtree_parts& subtree, std::size_t part) {
+std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size, subtree_parts& subtree,
+                          std::size_t part) {
   const std::unique_ptr<std::byte[]> buffer(new (std::nothrow) std::byte[part_buffer_size]);
   if (!buffer) return std::make_error_code(std::errc::not_enough_memory);
   auto position = static_cast<off_t>(offset);
@@ -475,8 +475,8 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
     std::uint64_t mapped_from = done;
     if (way == window_way::read_parts) {
       std::uint64_t hashed = 0;
-      if (const std::error_code ec = read_in_parts(h, src.fd, src.offset + done, end - done,
-                                                   *pool, may_offload, hashed)) {
+      if (const std::error_code ec =
+              read_in_parts(h, src.fd, src.offset + done, end - done, *pool, may_offload, hashed)) {
         return ec;
       }
       mapped_from += hashed;
@@ -493,15 +493,14 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
       if (guard.faulted()) return make_error_code(file_errc::truncated);
       // Pages already hashed leave the resident set (they stay in the page cache).
       const auto* from = reinterpret_cast<const std::byte*>(
-          reinterpret_cast<std::uintptr_t>(piece.data()) &
-          ~static_cast<std::uintptr_t>(page - 1));
+          reinterpret_cast<std::uintptr_t>(piece.data()) & ~static_cast<std::uintptr_t>(page - 1));
       madvise(const_cast<std::byte*>(from),
               static_cast<std::size_t>(piece.data() + piece.size() - from), MADV_DONTNEED);
     }
     if (choose_way) {
-      record_window_way(way, end - done,
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                            .count());
+      record_window_way(
+          way, end - done,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     done = end;
     if (done < total && done - reported >= options.progress_step) {

@@ -423,9 +423,8 @@ TEST_F(FileHashing, WindowsReadInPartsMatchTheInMemoryHash) {
   random_source rng(test_seed() + 20);
   const std::vector<std::byte> data = rng.bytes((5u << 20) + 4097);
   const b3::key_type key = rng.key();
-  std::vector<std::size_t> sizes = {64u << 10,       (64u << 10) + 1, (128u << 10) - 1,
-                                    (1u << 20) - 1,  1u << 20,        (1u << 20) + 1024,
-                                    (3u << 20) + 5,  data.size()};
+  std::vector<std::size_t> sizes = {64u << 10, (64u << 10) + 1,   (128u << 10) - 1, (1u << 20) - 1,
+                                    1u << 20,  (1u << 20) + 1024, (3u << 20) + 5,   data.size()};
   for (int i = 0; i < 4; ++i) sizes.push_back((64u << 10) + rng.interesting_length(1024));
   for (const std::size_t threads : {1u, 2u, 3u}) {
     thread_pool pool(threads);
@@ -449,10 +448,9 @@ TEST_F(FileHashing, WindowsReadInPartsMatchTheInMemoryHash) {
         b3::hasher after = b3::hasher::derive_key("parts");
         after.update("a partial chunk");
         b3::update_from_file(after, p, options);
-        EXPECT_EQ(after.finalize(), b3::hasher::derive_key("parts")
-                                        .update("a partial chunk")
-                                        .update(content)
-                                        .finalize());
+        EXPECT_EQ(
+            after.finalize(),
+            b3::hasher::derive_key("parts").update("a partial chunk").update(content).finalize());
         // From a descriptor's offset, and up to a limit.
         const int fd = ::open(p.c_str(), O_RDONLY);
         ASSERT_GE(fd, 0);
@@ -496,8 +494,8 @@ TEST_F(FileHashing, WindowsReadInPartsReportProgressCancelAndSeeAFileShrink) {
     return true;
   };
   EXPECT_EQ(b3::hash_file(p, options), b3::hash(data));
-  EXPECT_EQ(reports, (std::vector<std::uint64_t>{1u << 20, 2u << 20, 3u << 20, 4u << 20,
-                                                  5u << 20, data.size()}));
+  EXPECT_EQ(reports, (std::vector<std::uint64_t>{1u << 20, 2u << 20, 3u << 20, 4u << 20, 5u << 20,
+                                                 data.size()}));
   expect_cancelled_at_the_first_report(p, options);
   b3::hasher h;
   std::error_code ec;
