@@ -534,7 +534,11 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
   } else if (fstat(fd, &src.info) != 0) {
     return errno_code();
   }
-  if (S_ISDIR(src.info.st_mode)) return std::make_error_code(std::errc::is_a_directory);
+  // A stream reads whatever it is given, as GNU's tools read: a directory's read(2) says why
+  // it cannot be read (EISDIR, or an I/O error where the file system has one).
+  if (S_ISDIR(src.info.st_mode) && options.strategy != file_strategy::stream) {
+    return std::make_error_code(std::errc::is_a_directory);
+  }
   const bool regular = S_ISREG(src.info.st_mode);
   // A stream reads from the descriptor's offset with read(2): it need not know it.
   if (regular && !opened_here && options.strategy != file_strategy::stream) {

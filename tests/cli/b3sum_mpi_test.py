@@ -192,6 +192,31 @@ with tempfile.TemporaryDirectory() as d:
     if status in (0, "timed out") or out not in (b"", first):
         failures.append(f"a killed rank: status {status}, output {out!r}, errors {err[:300]!r}")
 
+    # Its own --help and --version, not b3sum's.
+    status, out, err = mpi(1, ["--help"])
+    if (status, err) != (0, b"") or not out.startswith(
+            b"Print or check BLAKE3 checksums across the ranks of an MPI job") or \
+            b"Usage: mpirun [MPIRUN OPTIONS] b3sum-mpi [OPTIONS] [FILE]..." not in out or \
+            b"--num-threads <NUM>" not in out or b"FASTBLAKE_MPI_PIECE_SIZE" not in out:
+        failures.append(f"--help: {status} {out[:300]!r} {err[:300]!r}")
+    status, out, err = mpi(1, ["--version"])
+    if (status, err) != (0, b"") or not out.startswith(b"b3sum-mpi ") or b"fastblake" not in out:
+        failures.append(f"--version: {status} {out!r} {err!r}")
+    status, out, err = mpi(1, ["--bogus"])
+    if status != 2 or b"Usage: mpirun [MPIRUN OPTIONS] b3sum-mpi" not in err:
+        failures.append(f"a usage error: {status} {err!r}")
+    # The documented launch line (no -q) is loud when mpirun cannot start the job: more ranks
+    # than slots, without --oversubscribe.
+    slots = os.cpu_count() or 1
+    strict = {k: v for k, v in ENV.items() if k != "OMPI_MCA_rmaps_base_oversubscribe"}
+    try:
+        p = subprocess.run([MPIEXEC, "-n", str(slots + 1), OURS, names[0]], capture_output=True,
+                           env=strict, cwd=d, timeout=300)
+        if p.returncode == 0 or b"slots" not in p.stderr:
+            failures.append(f"too many ranks without -q: {p.returncode} {p.stderr[:300]!r}")
+    except subprocess.TimeoutExpired:
+        failures.append("too many ranks without -q: timed out")
+
 if failures:
     print(f"{len(failures)} failures:")
     for f in failures:

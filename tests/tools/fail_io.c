@@ -9,13 +9,16 @@
  * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show.
  * Three more operations act at the first read of the target path, for b3sum-mpi's tests:
  * "kill" kills the process with SIGKILL (a node that dies), "grow" appends a byte to the
- * file and "shrink" truncates it to half its size (a file changed while it is hashed). */
+ * file and "shrink" truncates it to half its size (a file changed while it is hashed).
+ * FASTBLAKE_LOG_WRITES names a file that gets, for every write(2) to standard output, its size
+ * and its last byte in decimal ("12 10\n"), for tests of whole-line output. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -163,9 +166,23 @@ ssize_t read(int fd, void* buffer, size_t n) {
   return counted(fd, real(fd, buffer, (size_t)may));
 }
 
+/* One record of FASTBLAKE_LOG_WRITES, written with the real write(2) in one call. */
+static void log_write(ssize_t (*real)(int, const void*, size_t), const void* buffer, size_t n) {
+  const char* log = getenv("FASTBLAKE_LOG_WRITES");
+  if (log == NULL || n == 0) return;
+  const int out = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (out < 0) abort();
+  char record[48];
+  const int length = snprintf(record, sizeof record, "%zu %u\n", n,
+                              (unsigned)((const unsigned char*)buffer)[n - 1]);
+  if (real(out, record, (size_t)length) != length) abort();
+  close(out);
+}
+
 ssize_t write(int fd, const void* buffer, size_t n) {
   static ssize_t (*real)(int, const void*, size_t);
   if (real == NULL) real = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
+  if (fd == STDOUT_FILENO) log_write(real, buffer, n);
   const long long may = allowed(fd, n, "write");
   if (may < 0) {
     errno = failure_errno();

@@ -402,6 +402,7 @@ bool check_file(const std::string& list, const settings& s, const check_options&
   while (in.next(text)) {
     ++line_number;
     std::string_view line(text);
+    if (in.last_too_long()) line = "too long";  // improperly formatted, as GNU would find it
     if (line[0] == '#') continue;
     if (line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -447,6 +448,8 @@ bool check_file(const std::string& list, const settings& s, const check_options&
     message(shown + ": read error");
     return false;
   }
+  // Where GNU's getline runs out of memory and ends the file, with no word of its own.
+  if (in.endless()) message(shown + ": " + std::to_string(line_number + 1) + ": line too long");
   if (counts.well_formed == 0) {
     message(shown + ": no properly formatted checksum lines found");
     return false;
@@ -466,7 +469,7 @@ bool check_file(const std::string& list, const settings& s, const check_options&
     }
   }
   if (o.ignore_missing && counts.matched == 0) message(shown + ": no file was verified");
-  return counts.passed(o);
+  return counts.passed(o) && !in.endless();
 }
 
 // Standard output at exit, as GNU's close_stdout sees it: a failed write is "write error" (with
@@ -650,6 +653,7 @@ command parse_command_line(int argc, char** argv) {
     usage_error("the --zero option is not supported when verifying checksums");
   }
   if (s.tag && check) usage_error("the --tag option is meaningless when verifying checksums");
+  out.set_line_end(s.delimiter);
   if (binary >= 0 && check) {
     usage_error("the --binary and --text options are meaningless when verifying checksums");
   }

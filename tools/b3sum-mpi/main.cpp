@@ -40,6 +40,24 @@ struct announcement {
   std::uint32_t context_size = 0;
 };
 
+const b3sum::identity b3sum_mpi{
+    "Print or check BLAKE3 checksums across the ranks of an MPI job (fastblake)\n"
+    "\n"
+    "Usage: mpirun [MPIRUN OPTIONS] b3sum-mpi [OPTIONS] [FILE]...\n"
+    "\n"
+    "Rank 0 reads the command line and prints what b3sum would print; every rank hashes its\n"
+    "share of each batch of files, and of each big file.\n",
+    "\n"
+    "Environment:\n"
+    "  FASTBLAKE_MPI_PIECE_SIZE  Bytes of a big file each rank takes at a time (a power of two,\n"
+    "                            1024 or more)\n"
+    "  FASTBLAKE_MPI_STATS=1     Print what the job did on stderr at the end\n"
+    "\n"
+    "mpirun -np N b3sum-mpi ... prints nothing of its own on success and says why it failed\n"
+    "(its -q hides that too); add --oversubscribe for more ranks than cores, and set\n"
+    "OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to run as root.\n",
+    "b3sum-mpi " FASTBLAKE_VERSION_STRING};
+
 fastblake::mpi::options options_from_environment() {
   fastblake::mpi::options o;
   if (const char* piece = std::getenv("FASTBLAKE_MPI_PIECE_SIZE")) {
@@ -163,7 +181,7 @@ int main(int argc, char** argv) {
   try {
     if (rank == 0) {
       mpi_distributor files_elsewhere(comm);
-      status = b3sum::run_distributed(argc, argv, files_elsewhere);
+      status = b3sum::run_distributed(argc, argv, files_elsewhere, b3sum_mpi);
       files_elsewhere.end(status);
     } else {
       status = serve(comm);

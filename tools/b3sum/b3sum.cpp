@@ -50,13 +50,7 @@ constexpr std::string_view official_version = "1.8.2";
 // The most files (or check lines) handed to a distributor at once.
 constexpr std::size_t distributed_batch = 1u << 16;
 
-constexpr std::string_view usage_text = "Usage: b3sum [OPTIONS] [FILE]...\n";
-
-constexpr std::string_view help_text =
-    "Print or check BLAKE3 checksums (fastblake)\n"
-    "\n"
-    "Usage: b3sum [OPTIONS] [FILE]...\n"
-    "\n"
+constexpr std::string_view options_text =
     "Arguments:\n"
     "  [FILE]...  Files to hash, or checkfiles to check\n"
     "\n"
@@ -114,11 +108,23 @@ struct options {
 
 tools::output out(STDOUT_FILENO);
 
+const b3sum::identity plain_b3sum{
+    "Print or check BLAKE3 checksums (fastblake)\n\nUsage: b3sum [OPTIONS] [FILE]...\n", "",
+    "b3sum " + std::string(official_version)};
+// The tool running: b3sum, or one built on it.
+const b3sum::identity* tool = &plain_b3sum;
+
+std::string usage_line() {
+  const std::string_view head = tool->help_head;
+  const std::size_t at = head.find("Usage: ");
+  return std::string(head.substr(at, head.find('\n', at) + 1 - at));
+}
+
 void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
 
 // A usage error, reported as the official tool does, exit status 2.
 [[noreturn]] void usage_error(const std::string& message) {
-  to_stderr("error: " + message + "\n\n" + std::string(usage_text) +
+  to_stderr("error: " + message + "\n\n" + usage_line() +
             "\nFor more information, try '--help'.\n");
   tools::finish(2);
 }
@@ -238,13 +244,13 @@ options parse(int argc, char** argv) {
     } else if (name == "--progress") {
       flag(o.progress);
     } else if (name == "-h" || name == "--help") {
-      out.write(help_text);
+      out.write(tool->help_head + "\n" + std::string(options_text) + tool->help_tail);
       out.flush();
       check_output();
       tools::finish(0);
     } else if (name == "-V" || name == "--version") {
-      out.write("b3sum " + std::string(official_version) + " (fastblake " +
-                FASTBLAKE_VERSION_STRING + ", " + std::string(fastblake::active_backend()) + ")\n");
+      out.write(tool->version + " (fastblake " + FASTBLAKE_VERSION_STRING + ", " +
+                std::string(fastblake::active_backend()) + ")\n");
       out.flush();
       check_output();
       tools::finish(0);
@@ -269,6 +275,7 @@ options parse(int argc, char** argv) {
   if (o.dereference && !o.recursive) {
     usage_error("the following required arguments were not provided:\n  --recursive");
   }
+  if (o.zero) out.set_line_end('\0');
   return o;
 }
 
@@ -497,7 +504,8 @@ bool check_file(const context& ctx, const std::string& name) {
   const std::size_t group = ctx.elsewhere != nullptr ? distributed_batch : 1;
   std::vector<std::string> lines;
   for (std::string line; in.next(line);) {
-    lines.push_back(std::move(line));
+    // A line past the reader's limit is read through; it could not name a file to open.
+    lines.push_back(in.last_too_long() ? std::string("line too long\n") : std::move(line));
     if (lines.size() == group) {
       check_lines(ctx, lines, counts);
       lines.clear();
@@ -505,6 +513,7 @@ bool check_file(const context& ctx, const std::string& name) {
   }
   if (!lines.empty()) check_lines(ctx, lines, counts);
   if (in.error() != 0) fatal(os_error(std::error_code(in.error(), std::generic_category())));
+  if (in.endless()) fatal(lossy_utf8(name) + ": a line too long (1 GiB and more)");
   if (fd != STDIN_FILENO) ::close(fd);
   const tools::check_options& o = ctx.opt.checking;
   if (o.ignore_missing && counts.matched == 0) {
@@ -716,7 +725,9 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
 }
 
 // Runs b3sum, its exit status the result of any way it ends.
-int run_guarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
+int run_guarded(int argc, char** argv, b3sum::distributor* files_elsewhere,
+                const b3sum::identity& who) {
+  tool = &who;
   out.reset();
   try {
     return run_unguarded(argc, argv, files_elsewhere);
@@ -739,8 +750,9 @@ fastblake::blake3::hazmat::mode b3sum::mode_spec::to_mode() const {
   return b3::hazmat::mode::hash();
 }
 
-int b3sum::run(int argc, char** argv) { return run_guarded(argc, argv, nullptr); }
+int b3sum::run(int argc, char** argv) { return run_guarded(argc, argv, nullptr, plain_b3sum); }
 
-int b3sum::run_distributed(int argc, char** argv, distributor& files_elsewhere) {
-  return run_guarded(argc, argv, &files_elsewhere);
+int b3sum::run_distributed(int argc, char** argv, distributor& files_elsewhere,
+                           const identity& who) {
+  return run_guarded(argc, argv, &files_elsewhere, who);
 }

@@ -42,8 +42,17 @@ class distributor {
       const std::function<void(std::size_t, fastblake::blake3::file_result&&)>& done) = 0;
 };
 
+/// What a tool built on b3sum says of itself: --help prints help_head, a blank line, b3sum's
+/// arguments and options, then help_tail; usage errors quote help_head's "Usage: " line;
+/// --version prints `version` and the library's version and backend.
+struct identity {
+  std::string help_head;
+  std::string help_tail;
+  std::string version;
+};
+
 int run(int argc, char** argv);
-/// As run(), with every file hashed through `files_elsewhere`.
-int run_distributed(int argc, char** argv, distributor& files_elsewhere);
+/// As run(), with every file hashed through `files_elsewhere`, as the tool `who`.
+int run_distributed(int argc, char** argv, distributor& files_elsewhere, const identity& who);
 
 }  // namespace b3sum
