@@ -14,6 +14,7 @@ a verdict. --table prints the observed outcomes as the Markdown table of docs/re
 Usage: hostile_test.py B3SUM B2SUM FAIL_READ_LIBRARY [--table]
 """
 import os
+import re
 import resource
 import shutil
 import signal
@@ -24,7 +25,10 @@ import tempfile
 OURS = {"b3sum": os.path.abspath(sys.argv[1]), "b2sum": os.path.abspath(sys.argv[2])}
 FAIL_READ = os.path.abspath(sys.argv[3])
 TABLE = "--table" in sys.argv
-REFERENCE = {"b3sum": shutil.which("b3sum", path="/usr/bin"),
+# FASTBLAKE_B3SUM_REFERENCE: a build of the newest official b3sum, where one is at hand, in place
+# of Debian's 1.2.0 (whose check mode the cases marked `newer_b3sum` do not compare with).
+NEWER_B3SUM = os.environ.get("FASTBLAKE_B3SUM_REFERENCE")
+REFERENCE = {"b3sum": NEWER_B3SUM or shutil.which("b3sum", path="/usr/bin"),
              "b2sum": shutil.which("b2sum", path="/usr/bin")}
 ENV = {k: v for k, v in os.environ.items()
        if k not in ("POSIXLY_CORRECT", "LANG", "LANGUAGE") and not k.startswith("LC_")}
@@ -112,7 +116,12 @@ def case(tool, name, args, cwd, want=None, compare=True, **kw):
         return got
     if compare and REFERENCE[tool]:
         ref = run(REFERENCE[tool], args, cwd, **kw)
-        if got != ref:
+        ours = got
+        if tool == "b3sum" and not NEWER_B3SUM and "-c" in args:
+            # Debian's 1.2.0 has no WARNING line at the end of a check (added in 1.4).
+            ours = (got[0], got[1], re.sub(rb"b3sum: WARNING: \d+ computed checksums? did NOT "
+                                           rb"match\n$", b"", got[2]))
+        if ours != ref:
             failures.append(f"{tool} {name}: against the reference\n  got  {got!r:.600}\n"
                             f"  want {ref!r:.600}")
     if want is not None:
@@ -181,7 +190,8 @@ with tempfile.TemporaryDirectory() as d:
         # message per line; b2sum checks them all. Every line gets a verdict either way.
         case(tool, "checking names with every byte 1-255", ["-c", f"{tool}.sums"], d,
              compare=tool == "b2sum",
-             want=lambda r: len(lines(r[1])) + len(lines(r[2])) == len(every_byte))
+             want=lambda r: len(lines(r[1])) + len([x for x in lines(r[2]) if b"WARNING" not in x])
+             == len(every_byte))
         if tool == "b3sum":
             no_cr = [n for n in every_byte_args if "\r" not in n]
             hashed = case(tool, "names with every byte but CR", no_cr, d)
@@ -192,8 +202,13 @@ with tempfile.TemporaryDirectory() as d:
         digest = run(OURS[tool], ["abc"], d)[1].split(b" ")[0]
         write("nul.sums", digest + b"  ab\0c\n" + digest + b"  abc\n")
         case(tool, "a check file with NUL bytes", ["-c", "nul.sums"], d)
+        # (Where 1.2.0's messages differ from the newest official's, the newest's, observed.)
+        newer = {"b3sum": NEWER_B3SUM is not None, "b2sum": True}[tool]
         write("long.sums", b"x" * 1000000 + b"\n" + digest + b"  abc\n")
-        case(tool, "a check line of 1,000,000 bytes", ["-c", "long.sums"], d)
+        case(tool, "a check line of 1,000,000 bytes", ["-c", "long.sums"], d, compare=newer,
+             want=None if tool == "b2sum" else
+             (1, b"abc: OK\n", b"b3sum: Invalid check line format\n"
+                               b"b3sum: WARNING: 1 computed checksum did NOT match\n"))
         write("longer.sums", b"x" * 3000000 + b"\n" + digest + b"  abc\n")
         case(tool, "a check line of 3,000,000 bytes (past the line reader's 1 MiB)",
              ["-c", "longer.sums"], d, compare=tool == "b2sum")
@@ -209,7 +224,10 @@ with tempfile.TemporaryDirectory() as d:
         write("hex.sums", digest[:-1] + b"g  abc\n" + digest + b"  abc\n")
         case(tool, "invalid hex", ["-c", "hex.sums"], d)
         write("length.sums", digest[:-2] + b"  abc\n" + digest + b"0  abc\n" + digest + b"  abc\n")
-        case(tool, "wrong digest lengths", ["-c", "length.sums"], d)
+        case(tool, "wrong digest lengths", ["-c", "length.sums"], d, compare=newer,
+             want=None if tool == "b2sum" else
+             (1, b"abc: OK\n", b"b3sum: Invalid hash length\nb3sum: Invalid hash length\n"
+                               b"b3sum: WARNING: 2 computed checksums did NOT match\n"))
         write("binary.sums", os.urandom(100000))
         case(tool, "a check file of random bytes", ["-c", "binary.sums"], d, compare=False,
              want=lambda r: r[0] == 1)

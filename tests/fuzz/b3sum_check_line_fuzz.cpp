@@ -1,7 +1,7 @@
-// b3sum --check's line parser under a fuzzer: any line either gets one of the official
-// messages or parses to a path that is valid UTF-8 without NUL; and a parsed line, printed back
-// as b3sum prints it (tagged, and plain where the path is not empty), parses to the same path
-// and digest.
+// b3sum --check's line parser under a fuzzer: any line either gets one of the official 1.8
+// messages or parses to a path that is not empty, valid UTF-8 and without NUL; and a parsed
+// line, printed back as b3sum prints it (plain where it holds 32 bytes, tagged where its name
+// holds no two spaces running), parses to the same path and digest.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -17,13 +17,11 @@
 namespace {
 
 constexpr std::string_view messages[] = {"Empty line",
-                                         "Invalid tag line",
+                                         "Invalid check line format",
                                          "Invalid hash length",
-                                         "Short line",
-                                         "Non-ASCII prefix",
-                                         "Invalid space",
                                          "Invalid hex",
                                          "Invalid backslash escape",
+                                         "empty file path",
                                          "Null character in path",
                                          "Unicode replacement character in path"};
 
@@ -51,15 +49,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool escaped = false;
   const std::string shown = b3sum::shown_name(entry.path, escaped);
   const std::string hex = fastblake::detail::to_hex(entry.expected.data(), entry.expected.size());
-  // The plain form holds 32 bytes and cannot name the empty path (a tagged line can; it then
-  // fails to open).
-  if (!entry.path.empty() && entry.expected.size() == 32) {
+  FUZZ_CHECK(!entry.path.empty());
+  // The plain form holds 32 bytes.
+  if (entry.expected.size() == 32) {
     std::string plain = escaped ? "\\" : "";
     plain.append(hex).append("  ").append(shown).append("\n");
     same_entry(plain, entry);
   }
-  std::string tagged = escaped ? "\\" : "";
-  tagged.append("BLAKE3 (").append(shown).append(") = ").append(hex).append("\n");
-  same_entry(tagged, entry);
+  // A tagged line whose name holds two spaces reads as a plain one, as the official's does.
+  if (shown.find("  ") == std::string::npos) {
+    std::string tagged = escaped ? "\\" : "";
+    tagged.append("BLAKE3 (").append(shown).append(") = ").append(hex).append("\n");
+    same_entry(tagged, entry);
+  }
   return 0;
 }

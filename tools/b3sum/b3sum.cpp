@@ -1,10 +1,10 @@
 // b3sum: a drop-in for the official BLAKE3 command-line tool, on fastblake.
 //
-// Output, messages and exit statuses follow the official b3sum (checked byte for byte against
-// Debian's b3sum 1.2 by tests/cli/b3sum_test.py); --seek, --tag and the escaping of carriage
-// returns follow later official versions. fastblake's own, off by default: -j/--jobs, GNU's
-// check options (--status, --strict, --ignore-missing, -w/--warn), -z/--zero, -r/--recursive
-// with -L/--dereference, and a real --progress bar.
+// Output, messages, usage errors and exit statuses follow the newest official b3sum, 1.8.6
+// (its own tests, ported: tests/cli/b3sum_official_test.py). fastblake's own, off by default:
+// -j/--jobs, GNU's check options (--status, --strict, --ignore-missing, -w/--warn),
+// -z/--zero, -r/--recursive with -L/--dereference, and a real --progress bar. The README
+// lists every difference.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,7 +45,7 @@ using b3sum::shown_name;
 namespace b3 = fastblake::blake3;
 namespace fs = std::filesystem;
 
-constexpr std::string_view official_version = "1.8.2";
+constexpr std::string_view official_version = "1.8.6";
 
 // The most files (or check lines) handed to a distributor at once.
 constexpr std::size_t distributed_batch = 1u << 16;
@@ -108,24 +108,27 @@ struct options {
 
 tools::output out(STDOUT_FILENO);
 
-const b3sum::identity plain_b3sum{
-    "Print or check BLAKE3 checksums (fastblake)\n\nUsage: b3sum [OPTIONS] [FILE]...\n", "",
-    "b3sum " + std::string(official_version)};
+const b3sum::identity plain_b3sum{"Usage: b3sum [OPTIONS] [FILE]...\n", "",
+                                  "b3sum " + std::string(official_version)};
 // The tool running: b3sum, or one built on it.
 const b3sum::identity* tool = &plain_b3sum;
 
-std::string usage_line() {
-  const std::string_view head = tool->help_head;
-  const std::size_t at = head.find("Usage: ");
-  return std::string(head.substr(at, head.find('\n', at) + 1 - at));
-}
-
 void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
 
-// A usage error, reported as the official tool does, exit status 2.
-[[noreturn]] void usage_error(const std::string& message) {
-  to_stderr("error: " + message + "\n\n" + usage_line() +
-            "\nFor more information, try '--help'.\n");
+// A usage error as clap 4 reports it for the official tool: the message, a tip, a usage line
+// ("Usage: <program> <usage>"), exit status 2. Some errors have no usage line.
+[[noreturn]] void clap_error(const std::string& message, std::optional<std::string> usage,
+                             const std::string& tip = "") {
+  std::string text = "error: " + message + "\n";
+  if (!tip.empty()) text += "\n  tip: " + tip + "\n";
+  if (usage) {
+    const std::string_view head = tool->help_head;
+    const std::size_t at = head.find("Usage: ");
+    const std::string_view program = head.substr(at + 7, head.find(" [OPTIONS]", at) - at - 7);
+    text += "\nUsage: " + std::string(program) + " " + *usage + "\n";
+  }
+  text += "\nFor more information, try '--help'.\n";
+  to_stderr(text);
   tools::finish(2);
 }
 
@@ -143,6 +146,70 @@ void check_output() {
   tools::finish(1);
 }
 
+// A number as Rust's str::parse reads an unsigned integer: decimal digits, one '+' allowed
+// before them. On failure, `why` is Rust's ParseIntError message.
+std::optional<std::uint64_t> parse_number(std::string_view s, const char** why = nullptr) {
+  const auto fail = [&](const char* reason) -> std::optional<std::uint64_t> {
+    if (why != nullptr) *why = reason;
+    return std::nullopt;
+  };
+  if (s.empty()) return fail("cannot parse integer from empty string");
+  if (s.starts_with('+') && s.size() > 1) s.remove_prefix(1);
+  std::uint64_t n = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
+  const bool digits_only = s.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!digits_only || end != s.data() + s.size()) return fail("invalid digit found in string");
+  if (error != std::errc()) return fail("number too large to fit in target type");
+  return n;
+}
+
+// The options as clap names them in messages and usage lines, by their long names.
+std::string shown_arg(std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> with_values[] = {
+      {"--derive-key", " <CONTEXT>"},
+      {"--length", " <LEN>"},
+      {"--seek", " <SEEK>"},
+      {"--num-threads", " <NUM>"},
+      {"--jobs", " <N>"}};
+  for (const auto& [option, value] : with_values) {
+    if (name == option) return std::string(name) + std::string(value);
+  }
+  return std::string(name);
+}
+
+// strsim's Jaro similarity, which clap uses to suggest a long option for a mistyped one.
+double jaro(std::string_view a, std::string_view b) {
+  if (a.empty() && b.empty()) return 1;
+  if (a.empty() || b.empty()) return 0;
+  const std::size_t window = std::max<std::size_t>(std::max(a.size(), b.size()) / 2, 1) - 1;
+  std::vector<bool> a_matched(a.size()), b_matched(b.size());
+  std::size_t matches = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::size_t from = i > window ? i - window : 0;
+    for (std::size_t j = from; j < std::min(b.size(), i + window + 1); ++j) {
+      if (!b_matched[j] && a[i] == b[j]) {
+        a_matched[i] = b_matched[j] = true;
+        ++matches;
+        break;
+      }
+    }
+  }
+  if (matches == 0) return 0;
+  std::size_t transpositions = 0;
+  for (std::size_t i = 0, j = 0; i < a.size(); ++i) {
+    if (!a_matched[i]) continue;
+    while (!b_matched[j]) ++j;
+    if (a[i] != b[j]) ++transpositions;
+    ++j;
+  }
+  const double m = static_cast<double>(matches);
+  return (m / static_cast<double>(a.size()) + m / static_cast<double>(b.size()) +
+          (m - static_cast<double>(transpositions / 2)) / m) /
+         3;
+}
+
+// The command line, as the official's clap 4 parser reads it and reports what it refuses:
+// the same messages, usage lines and exit status 2 (docs: README, "b3sum").
 options parse(int argc, char** argv) {
   // Grouped short flags, split: -cw is -c -w, and -wl32 is -w -l32.
   static constexpr std::string_view short_flags = "chVwzrL";
@@ -158,12 +225,39 @@ options parse(int argc, char** argv) {
     }
     args.push_back(arg);
   }
+  static constexpr std::pair<std::string_view, std::string_view> shorts[] = {
+      {"-l", "--length"},      {"-j", "--jobs"}, {"-c", "--check"},
+      {"-w", "--warn"},        {"-z", "--zero"}, {"-r", "--recursive"},
+      {"-L", "--dereference"}, {"-h", "--help"}, {"-V", "--version"}};
+  static constexpr std::string_view longs[] = {
+      "--keyed",          "--derive-key", "--length",    "--seek",        "--num-threads",
+      "--jobs",           "--no-mmap",    "--no-names",  "--raw",         "--tag",
+      "--check",          "--quiet",      "--status",    "--warn",        "--strict",
+      "--ignore-missing", "--zero",       "--recursive", "--dereference", "--progress",
+      "--help",           "--version"};
+  // The official's options, which clap refuses to see twice.
+  static constexpr std::string_view once[] = {
+      "--keyed",    "--derive-key", "--length", "--seek",  "--num-threads", "--no-mmap",
+      "--no-names", "--raw",        "--tag",    "--check", "--quiet"};
   options o;
+  std::vector<std::string> given;  // long names, in command-line order
+  const auto present = [&](std::string_view name) {
+    return std::find(given.begin(), given.end(), name) != given.end();
+  };
+  // Usage lines list the arguments given (or some of them), then the files.
+  const auto usage_of = [&](const std::vector<std::string>& shown, bool files_required) {
+    std::string usage;
+    for (const std::string& name : shown) usage += shown_arg(name) + " ";
+    return usage + (files_required || !o.files.empty() ? "<FILE>..." : "[FILE]...");
+  };
   bool only_files = false;
   const std::size_t count = args.size();
   for (std::size_t i = 0; i < count; ++i) {
     const std::string_view arg = args[i];
     if (only_files || arg == "-" || arg.empty() || arg[0] != '-') {
+      if (arg.empty()) {
+        clap_error("a value is required for '[FILE]...' but none was supplied", std::nullopt);
+      }
       o.files.emplace_back(arg);
       continue;
     }
@@ -183,30 +277,93 @@ options parse(int argc, char** argv) {
       name = std::string(arg.substr(0, 2));
       inline_value = std::string(arg.substr(2));
     }
-    const auto value = [&](const char* shown) -> std::string {
+    for (const auto& [letter, long_name] : shorts) {
+      if (name == letter) name = std::string(long_name);
+    }
+    const auto unexpected = [&](std::string_view what) {
+      std::vector<std::string> shown = given;
+      std::string tip =
+          "to pass '" + std::string(what) + "' as a value, use '-- " + std::string(what) + "'";
+      if (what.starts_with("--")) {
+        double best = 0.7;
+        for (const std::string_view candidate : longs) {
+          const double score = jaro(what.substr(2), candidate.substr(2));
+          if (score > best) {
+            best = score;
+            tip = "a similar argument exists: '" + std::string(candidate) + "'";
+            shown = given;
+            shown.emplace_back(candidate);
+          }
+        }
+      }
+      // (An unknown short flag gets the general usage line, an unknown long one the usage of
+      // what was given before it, as clap prints them.)
+      const bool general = !what.starts_with("--") || (shown.empty() && o.files.empty());
+      clap_error("unexpected argument '" + std::string(what) + "' found",
+                 general ? "[OPTIONS] [FILE]..." : usage_of(shown, false), tip);
+    };
+    if (std::find(std::begin(longs), std::end(longs), name) == std::end(longs)) {
+      unexpected(arg.starts_with("--") ? std::string_view(name) : arg.substr(0, 2));
+    }
+    if (present(name) && std::find(std::begin(once), std::end(once), name) != std::end(once)) {
+      clap_error("the argument '" + shown_arg(name) + "' cannot be used multiple times",
+                 "[OPTIONS] [FILE]...");
+    }
+    const auto value = [&]() -> std::string {
       if (inline_value) return *inline_value;
       if (i + 1 >= count) {
-        usage_error(std::string("a value is required for '") + shown + "' but none was supplied");
+        clap_error("a value is required for '" + shown_arg(name) + "' but none was supplied",
+                   std::nullopt);
+      }
+      const std::string_view next = args[i + 1];
+      // A value never starts with '-': that is the next option, or an unknown one.
+      if (next.size() > 1 && next[0] == '-') {
+        const std::string next_name(next.substr(0, next.starts_with("--") ? next.find('=') : 2));
+        const bool known =
+            std::find(std::begin(longs), std::end(longs), next_name) != std::end(longs) ||
+            std::any_of(std::begin(shorts), std::end(shorts),
+                        [&](const auto& s) { return s.first == next_name; });
+        if (known || next == "--") {
+          clap_error("a value is required for '" + shown_arg(name) + "' but none was supplied",
+                     std::nullopt);
+        }
+        unexpected(next);
       }
       return args[++i];
     };
+    // A number, refused as clap refuses it when Rust's parser does.
+    const auto number = [&]() {
+      std::string text = value();
+      const char* why = "";
+      if (!parse_number(text, &why)) {
+        clap_error("invalid value '" + text + "' for '" + shown_arg(name) + "': " + why,
+                   std::nullopt);
+      }
+      return text;
+    };
     const auto flag = [&](bool& target) {
-      if (inline_value) usage_error("unexpected value for '" + name + "'");
+      if (inline_value) {
+        std::vector<std::string> shown = given;
+        shown.push_back(name);
+        clap_error("unexpected value '" + *inline_value + "' for '" + name +
+                       "' found; no more were expected",
+                   usage_of(shown, false));
+      }
       target = true;
     };
     bool set = false;
     if (name == "--keyed") {
       flag(o.keyed);
     } else if (name == "--derive-key") {
-      o.derive_key = value("--derive-key <CONTEXT>");
-    } else if (name == "-l" || name == "--length") {
-      o.length = value("--length <LEN>");
+      o.derive_key = value();
+    } else if (name == "--length") {
+      o.length = number();
     } else if (name == "--seek") {
-      o.seek = value("--seek <SEEK>");
+      o.seek = number();
     } else if (name == "--num-threads") {
-      o.num_threads = value("--num-threads <NUM>");
-    } else if (name == "-j" || name == "--jobs") {
-      o.jobs = value("--jobs <N>");
+      o.num_threads = number();
+    } else if (name == "--jobs") {
+      o.jobs = value();
     } else if (name == "--no-mmap") {
       flag(o.no_mmap);
     } else if (name == "--no-names") {
@@ -215,7 +372,7 @@ options parse(int argc, char** argv) {
       flag(o.raw);
     } else if (name == "--tag") {
       flag(o.tag);
-    } else if (name == "-c" || name == "--check") {
+    } else if (name == "--check") {
       flag(o.check);
     } else if (name == "--quiet") {
       flag(set);
@@ -225,7 +382,7 @@ options parse(int argc, char** argv) {
       flag(set);
       o.checking.set_status();
       o.gnu_check_option = "--status";
-    } else if (name == "-w" || name == "--warn") {
+    } else if (name == "--warn") {
       flag(set);
       o.checking.set_warn();
       o.gnu_check_option = "--warn";
@@ -235,46 +392,79 @@ options parse(int argc, char** argv) {
     } else if (name == "--ignore-missing") {
       flag(o.checking.ignore_missing);
       o.gnu_check_option = "--ignore-missing";
-    } else if (name == "-z" || name == "--zero") {
+    } else if (name == "--zero") {
       flag(o.zero);
-    } else if (name == "-r" || name == "--recursive") {
+    } else if (name == "--recursive") {
       flag(o.recursive);
-    } else if (name == "-L" || name == "--dereference") {
+    } else if (name == "--dereference") {
       flag(o.dereference);
     } else if (name == "--progress") {
       flag(o.progress);
-    } else if (name == "-h" || name == "--help") {
+    } else if (name == "--help") {
       out.write(tool->help_head + "\n" + std::string(options_text) + tool->help_tail);
       out.flush();
       check_output();
       tools::finish(0);
-    } else if (name == "-V" || name == "--version") {
+    } else {  // --version
       out.write(tool->version + " (fastblake " + FASTBLAKE_VERSION_STRING + ", " +
                 std::string(fastblake::active_backend()) + ")\n");
       out.flush();
       check_output();
       tools::finish(0);
-    } else {
-      usage_error("unexpected argument '" + std::string(arg) + "' found");
     }
+    if (!present(name)) given.push_back(name);
   }
-  if (o.files.empty()) o.files.emplace_back("-");
-  if (o.keyed && o.derive_key) {
-    usage_error("the argument '--keyed' cannot be used with '--derive-key <CONTEXT>'");
+  // Conflicts, as clap reports them: the first argument on the command line that conflicts
+  // with another present, and every one of those; the usage line leaves them out.
+  static constexpr std::string_view conflicts[][2] = {
+      {"--check", "--derive-key"}, {"--check", "--keyed"},     {"--check", "--length"},
+      {"--check", "--raw"},        {"--check", "--tag"},       {"--check", "--no-names"},
+      {"--check", "--zero"},       {"--check", "--recursive"}, {"--keyed", "--derive-key"}};
+  const auto conflicting = [&](std::string_view a) {
+    std::vector<std::string> with;
+    for (const std::string& b : given) {
+      for (const auto& pair : conflicts) {
+        if ((pair[0] == a && pair[1] == b) || (pair[1] == a && pair[0] == b)) with.push_back(b);
+      }
+    }
+    return with;
+  };
+  for (const std::string& a : given) {
+    const std::vector<std::string> with = conflicting(a);
+    if (with.empty()) continue;
+    std::string message = "the argument '" + shown_arg(a) + "' cannot be used with";
+    if (with.size() == 1) {
+      message += " '" + shown_arg(with[0]) + "'";
+    } else {
+      message += ":";
+      for (const std::string& b : with) message += "\n  " + shown_arg(b);
+    }
+    std::vector<std::string> shown;
+    for (const std::string& b : given) {
+      if (std::find(with.begin(), with.end(), b) == with.end()) shown.push_back(b);
+    }
+    clap_error(message, usage_of(shown, present("--keyed") && std::find(with.begin(), with.end(),
+                                                                        "--keyed") == with.end()));
   }
-  if (o.gnu_check_option && !o.check) {
-    usage_error("the following required arguments were not provided:\n  --check");
+  // Requirements. The check options need --check, unless --check would conflict with an
+  // argument given (clap then drops the requirement: `--quiet --tag f` hashes).
+  if (o.gnu_check_option && !o.check && conflicting("--check").empty()) {
+    std::vector<std::string> shown{"--check"};
+    shown.insert(shown.end(), given.begin(), given.end());
+    clap_error("the following required arguments were not provided:\n  --check",
+               usage_of(shown, false));
   }
-  if (o.check && (o.keyed || o.derive_key || o.length || o.raw || o.no_names || o.seek)) {
-    usage_error("the argument '--check' cannot be used with the hashing options");
-  }
-  if (o.check && (o.zero || o.recursive)) {
-    usage_error(std::string("the argument '") + (o.zero ? "--zero" : "--recursive") +
-                "' cannot be used with '--check'");
+  if (o.keyed && o.files.empty()) {
+    clap_error("the following required arguments were not provided:\n  <FILE>...",
+               usage_of(given, true));
   }
   if (o.dereference && !o.recursive) {
-    usage_error("the following required arguments were not provided:\n  --recursive");
+    std::vector<std::string> shown{"--recursive"};
+    shown.insert(shown.end(), given.begin(), given.end());
+    clap_error("the following required arguments were not provided:\n  --recursive",
+               usage_of(shown, false));
   }
+  if (o.files.empty()) o.files.emplace_back("-");
   if (o.zero) out.set_line_end('\0');
   return o;
 }
@@ -287,23 +477,6 @@ std::string os_error(const std::error_code& ec) {
   std::string m = std::strerror(ec.value());
   m.append(" (os error ").append(std::to_string(ec.value())).append(")");
   return m;
-}
-
-// A number as Rust's str::parse reads an unsigned integer: decimal digits, one '+' allowed
-// before them. On failure, `why` is Rust's ParseIntError message.
-std::optional<std::uint64_t> parse_number(std::string_view s, const char** why = nullptr) {
-  const auto fail = [&](const char* reason) -> std::optional<std::uint64_t> {
-    if (why != nullptr) *why = reason;
-    return std::nullopt;
-  };
-  if (s.empty()) return fail("cannot parse integer from empty string");
-  if (s.starts_with('+') && s.size() > 1) s.remove_prefix(1);
-  std::uint64_t n = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
-  const bool digits_only = s.find_first_not_of("0123456789") == std::string_view::npos;
-  if (!digits_only || end != s.data() + s.size()) return fail("invalid digit found in string");
-  if (error != std::errc()) return fail("number too large to fit in target type");
-  return n;
 }
 
 struct context {
@@ -445,7 +618,14 @@ void check_verdict(const context& ctx, const b3sum::check_entry& entry,
 
 // Checks lines of a check file in order, printing their verdicts, and counts them. With a
 // distributor, their files (standard input aside) are hashed through it all at once.
-void check_lines(const context& ctx, const std::vector<std::string>& lines,
+// `where`: the check file as GNU names it in --warn's messages; `line_number`: the first
+// line's.
+struct check_position {
+  std::string file;
+  std::size_t line_number = 0;
+};
+
+void check_lines(const context& ctx, const std::vector<std::string>& lines, check_position where,
                  tools::check_counts& counts) {
   std::vector<std::variant<b3sum::check_entry, const char*>> parsed;
   std::vector<std::string> elsewhere;
@@ -464,11 +644,16 @@ void check_lines(const context& ctx, const std::vector<std::string>& lines,
   }
   std::size_t next_hashed = 0;
   for (const auto& line : parsed) {
+    ++where.line_number;
     if (const auto* why = std::get_if<const char*>(&line)) {
       ++counts.malformed;
       if (!ctx.opt.checking.status) {
         out.flush();
-        to_stderr(std::string("b3sum: ") + *why + "\n");
+        // --warn: GNU's message for the line, in place of the official's reason.
+        to_stderr(ctx.opt.checking.warn
+                      ? "b3sum: " + where.file + ": " + std::to_string(where.line_number) +
+                            ": improperly formatted BLAKE3 checksum line\n"
+                      : std::string("b3sum: ") + *why + "\n");
       }
       continue;
     }
@@ -495,7 +680,7 @@ void check_lines(const context& ctx, const std::vector<std::string>& lines,
 
 // Checks every line of one check file. A check file that cannot be opened or read ends the
 // run, as in the official b3sum. Returns whether it passed.
-bool check_file(const context& ctx, const std::string& name) {
+bool check_file(const context& ctx, const std::string& name, tools::check_counts& run_counts) {
   const int fd = name == "-" ? STDIN_FILENO : tools::open_above_standard(name.c_str(), O_RDONLY);
   if (fd < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
   tools::line_reader in(fd);
@@ -503,15 +688,25 @@ bool check_file(const context& ctx, const std::string& name) {
   // One line at a time, as the official b3sum, unless a distributor hashes many at once.
   const std::size_t group = ctx.elsewhere != nullptr ? distributed_batch : 1;
   std::vector<std::string> lines;
+  bool utf8 = true;
+  check_position where{name == "-" ? std::string("standard input") : lossy_utf8(name), 0};
   for (std::string line; in.next(line);) {
+    // The official reads the check file as text: the lines before one that is not UTF-8 are
+    // checked, and that one ends the run.
+    if (lossy_utf8(line) != line) {
+      utf8 = false;
+      break;
+    }
     // A line past the reader's limit is read through; it could not name a file to open.
     lines.push_back(in.last_too_long() ? std::string("line too long\n") : std::move(line));
     if (lines.size() == group) {
-      check_lines(ctx, lines, counts);
+      check_lines(ctx, lines, where, counts);
+      where.line_number += lines.size();
       lines.clear();
     }
   }
-  if (!lines.empty()) check_lines(ctx, lines, counts);
+  if (!lines.empty()) check_lines(ctx, lines, where, counts);
+  if (!utf8) fatal("stream did not contain valid UTF-8");
   if (in.error() != 0) fatal(os_error(std::error_code(in.error(), std::generic_category())));
   if (in.endless()) fatal(lossy_utf8(name) + ": a line too long (1 GiB and more)");
   if (fd != STDIN_FILENO) ::close(fd);
@@ -520,6 +715,10 @@ bool check_file(const context& ctx, const std::string& name) {
     out.flush();
     to_stderr("b3sum: " + lossy_utf8(name) + ": no file was verified\n");
   }
+  run_counts.malformed += counts.malformed;
+  run_counts.unreadable += counts.unreadable;
+  run_counts.mismatched += counts.mismatched;
+  run_counts.matched += counts.matched;
   // Improperly formatted lines always fail, as in the official b3sum (--strict's meaning).
   tools::check_options strict = o;
   strict.strict = true;
@@ -592,10 +791,7 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
   if (o.raw && o.files.size() > 1) fatal("Only one filename can be provided when using --raw");
   std::unique_ptr<fastblake::thread_pool> pool;
   if (o.num_threads) {
-    const char* why = "";
-    const auto n = parse_number(*o.num_threads, &why);
-    if (!n) fatal(std::string("Failed to parse num threads.\n\nCaused by:\n    ") + why);
-    if (*n != 0) pool = make_pool(*n);
+    if (const auto n = *parse_number(*o.num_threads); n != 0) pool = make_pool(n);
   }
   if (pool) ctx.file.pool = pool.get();
   ctx.file.strategy = o.no_mmap ? b3::file_strategy::read : b3::file_strategy::automatic;
@@ -623,31 +819,28 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
         STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
     attach_progress(ctx, ctx.elsewhere != nullptr || (!o.check && jobs > 1));
   }
+  // --seek applies when checking too, as in the official (where any seek but 0 fails).
+  if (o.seek) ctx.seek = *parse_number(*o.seek);
   bool any_failed = false;
   if (o.check) {
+    tools::check_counts counts;
     for (const tools::walked& f : files) {
-      if (!check_file(ctx, f.path)) any_failed = true;
+      if (!check_file(ctx, f.path, counts)) any_failed = true;
     }
     out.flush();
     check_output();
+    // The official's one summary (1.4 and later), after everything: every line that failed,
+    // however it failed.
+    if (const std::size_t failed = counts.malformed + counts.unreadable + counts.mismatched;
+        failed > 0 && !o.checking.status) {
+      to_stderr("b3sum: WARNING: " + std::to_string(failed) +
+                (failed == 1 ? " computed checksum did NOT match\n"
+                             : " computed checksums did NOT match\n"));
+    }
     return any_failed ? 1 : 0;
   }
-  if (o.length) {
-    const auto n = parse_number(*o.length);
-    if (!n) {
-      for (const std::string& name : o.files) {
-        to_stderr("b3sum: " + lossy_utf8(name) + ": Failed to parse length.\n");
-      }
-      return 1;
-    }
-    ctx.length = *n;
-  }
-  if (o.seek) {
-    const char* why = "";
-    const auto n = parse_number(*o.seek, &why);
-    if (!n) fatal(std::string("Failed to parse seek offset.\n\nCaused by:\n    ") + why);
-    ctx.seek = *n;
-  }
+  // (parse() took only numbers.)
+  if (o.length) ctx.length = *parse_number(*o.length);
   const auto report = [&](const std::string& name, const std::optional<b3::output_reader>& r,
                           const std::string& error) {
     if (!r) {

@@ -25,12 +25,12 @@ struct check_entry {
   std::string shown;                   // the name as the verdict prints it
 };
 
-/// Parses one line of a check file, with or without its line ending ("\n" or "\r\n"): the
-/// plain form "<64 hex>  <name>" or the tagged "BLAKE3 (<name>) = <hex>", either after a
-/// backslash when the name is escaped. A tagged line may hold any whole number of bytes of
-/// output, so that what `b3sum --tag -l N` writes checks back; a plain line holds 32, as the
-/// official reads it. A malformed line gives the official b3sum's message
-/// for it ("Short line", "Invalid hex", ...).
+/// Parses one line of a check file, with or without its line ending (any "\r" and "\n" at the
+/// end): the plain form "<64 hex>  <name>" or the tagged "BLAKE3 (<name>) = <hex>", either
+/// after a backslash when the name is escaped. A tagged line may hold any whole number of
+/// bytes of output, so that what `b3sum --tag -l N` writes checks back; a plain line holds
+/// 32, as the official reads it. A malformed line gives the official b3sum 1.8's message for
+/// it ("Invalid check line format", "Invalid hash length", "empty file path", ...).
 std::variant<check_entry, const char*> parse_check_line(std::string_view line);
 
 }  // namespace b3sum
