@@ -744,5 +744,11 @@ int b2sum::run(int argc, char** argv) {
     return run_unguarded(argc, argv);
   } catch (const tools::exit_status& e) {
     return e.code;
+  } catch (const std::bad_alloc&) {
+    // GNU's xalloc_die(), written without allocating.
+    out.flush();
+    tools::write_all(STDERR_FILENO, program);
+    tools::write_all(STDERR_FILENO, ": memory exhausted\n");
+    return 1;
   }
 }

@@ -108,8 +108,9 @@ struct options {
 
 tools::output out(STDOUT_FILENO);
 
-const b3sum::identity plain_b3sum{"Usage: b3sum [OPTIONS] [FILE]...\n", "",
-                                  "b3sum " + std::string(official_version)};
+// (Constant data: nothing here allocates before main().)
+constexpr b3sum::identity plain_b3sum{"Usage: b3sum [OPTIONS] [FILE]...\n", "", "b3sum 1.8.6"};
+static_assert(plain_b3sum.version.ends_with(official_version));
 // The tool running: b3sum, or one built on it.
 const b3sum::identity* tool = &plain_b3sum;
 
@@ -401,12 +402,13 @@ options parse(int argc, char** argv) {
     } else if (name == "--progress") {
       flag(o.progress);
     } else if (name == "--help") {
-      out.write(tool->help_head + "\n" + std::string(options_text) + tool->help_tail);
+      out.write(std::string(tool->help_head) + "\n" + std::string(options_text) +
+                std::string(tool->help_tail));
       out.flush();
       check_output();
       tools::finish(0);
     } else {  // --version
-      out.write(tool->version + " (fastblake " + FASTBLAKE_VERSION_STRING + ", " +
+      out.write(std::string(tool->version) + " (fastblake " + FASTBLAKE_VERSION_STRING + ", " +
                 std::string(fastblake::active_backend()) + ")\n");
       out.flush();
       check_output();
@@ -926,6 +928,12 @@ int run_guarded(int argc, char** argv, b3sum::distributor* files_elsewhere,
     return run_unguarded(argc, argv, files_elsewhere);
   } catch (const tools::exit_status& e) {
     return e.code;
+  } catch (const std::bad_alloc&) {
+    // Where the official aborts ("memory allocation of N bytes failed"): its Error line for
+    // ENOMEM, written without allocating, after the lines already made.
+    out.flush();
+    tools::write_all(STDERR_FILENO, "Error: Cannot allocate memory (os error 12)\n");
+    return 1;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <fastblake/blake3.hpp>
 #include <fastblake/file.hpp>
@@ -46,9 +47,9 @@ class distributor {
 /// arguments and options, then help_tail; usage errors quote help_head's "Usage: " line;
 /// --version prints `version` and the library's version and backend.
 struct identity {
-  std::string help_head;
-  std::string help_tail;
-  std::string version;
+  std::string_view help_head;
+  std::string_view help_tail;
+  std::string_view version;
 };
 
 int run(int argc, char** argv);
