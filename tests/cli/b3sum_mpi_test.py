@@ -194,6 +194,24 @@ with tempfile.TemporaryDirectory() as d:
     if status in (0, "timed out") or out not in (b"", first):
         failures.append(f"a killed rank: status {status}, output {out!r}, errors {err[:300]!r}")
 
+    # Whole lines at once on rank 0's standard output, as b3sum's: every write(2) ends a line
+    # (fail_io.c logs them), hashing and checking.
+    logger = os.path.join(d, "log.sh")
+    with open(logger, "w") as f:
+        f.write('#!/bin/sh\nif [ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ]; then\n'
+                f'  export FASTBLAKE_LOG_WRITES="{os.path.join(d, "writes")}"\n'
+                f'  export LD_PRELOAD="{FAIL_IO}"\nfi\nexec "$@"\n')
+    os.chmod(logger, 0o755)
+    for args in (names, ["-c", "sums"]):
+        if os.path.exists(os.path.join(d, "writes")):
+            os.remove(os.path.join(d, "writes"))
+        status, out, err = mpi(3, args, b"", None, d, [logger])
+        with open(os.path.join(d, "writes")) as f:
+            writes = [tuple(map(int, w.split())) for w in f.read().splitlines()]
+        if len(writes) != out.count(b"\n") or any(last != 10 for _, last in writes):
+            failures.append(f"whole lines, {args[0]}: {len(writes)} writes for "
+                            f"{out.count(chr(10).encode())} lines: {writes[:5]}")
+
     # Its own --help and --version, not b3sum's.
     status, out, err = mpi(1, ["--help"])
     if (status, err) != (0, b"") or not out.startswith(

@@ -240,6 +240,58 @@ with tempfile.TemporaryDirectory() as d:
     tail = run(OURS, ["--seek", str(2**64 - 2), "-l", "4", "--no-names", "abc"], cwd=d)[1]
     check("--seek 2^64-2 continues --seek 2^64-1", tail[2:8], out[:6])
 
+    # GNU's check options, alone and combined, against GNU b2sum over the same check files:
+    # the same outcome but for the differences the README lists (the official's verdict for an
+    # unreadable file, its reason for each malformed line and failing on it, its one WARNING).
+    GNU_B2SUM = shutil.which("b2sum", path="/usr/bin")
+    if GNU_B2SUM:
+        import itertools
+        import re
+        write("gnu-a", b"a")
+        write("gnu-b", b"b")
+
+        def sums_for(tool):
+            text = run(tool, ["gnu-a", "gnu-b"], cwd=d)[1].splitlines(keepends=True)
+            wrong = text[1][:5] + (b"0" if text[1][5:6] != b"0" else b"1") + text[1][6:]
+            missing = text[0].replace(b"gnu-a", b"gnu-nope")
+            return b"".join([text[0], wrong, missing, b"not a line\n"])
+
+        write("gnu3.sums", sums_for(OURS))
+        write("gnu2.sums", sums_for(GNU_B2SUM))
+
+        def as_gnu(result, options):
+            """Our b3sum's outcome in GNU's words, by the README's list of differences."""
+            status, out, err = result
+            out = re.sub(rb": FAILED \([^\n]*\)\n", b": FAILED open or read\n", out)
+            err_lines = [line for line in err.splitlines(keepends=True)
+                         if not line.startswith(b"b3sum: WARNING: ")
+                         and line != b"b3sum: Invalid check line format\n"]
+            # GNU names an unreadable file on stderr as well as in its verdict. (The last of
+            # --quiet, --status and --warn holds.)
+            modes = [o for o in options if o in ("--quiet", "--status", "--warn")]
+            if (not modes or modes[-1] != "--status") and b"gnu-nope" in out:
+                err_lines.insert(0, b"b3sum: gnu-nope: No such file or directory\n")
+            err = b"".join(err_lines).replace(b"b3sum", b"b2sum").replace(
+                b"gnu3.sums", b"gnu2.sums").replace(b"BLAKE3", b"BLAKE2b")
+            err = err.replace(b" (os error 2)", b"")
+            return status, out, err
+
+        def gnu_words(result):
+            status, out, err = result
+            return status, out, b"".join(
+                line for line in err.splitlines(keepends=True) if b": WARNING: " not in line
+            ).replace(GNU_B2SUM.encode(), b"b2sum")
+
+        choices = ["--quiet", "--status", "--warn", "--strict", "--ignore-missing"]
+        for size in (1, 2, 3):
+            for options in itertools.permutations(choices, size):
+                options = list(options)
+                ours = as_gnu(run(OURS, ["-c"] + options + ["gnu3.sums"], cwd=d), options)
+                gnu = gnu_words(run(GNU_B2SUM, ["-c"] + options + ["gnu2.sums"], cwd=d))
+                # The official fails on a malformed line, as GNU does with --strict.
+                gnu = (1 if gnu[0] == 0 else gnu[0],) + gnu[1:]
+                check(f"-c {' '.join(options)} against GNU b2sum", ours, gnu)
+
     # GNU's check options.
     write("mixed.sums", ABC + b"  abc\n" + b"0" * 64 + b"  abc\nxx\n" + ABC + b"  nope\n")
     expect("-c mixed", ["-c", "mixed.sums"], 1,
