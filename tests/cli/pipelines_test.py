@@ -134,7 +134,10 @@ with tempfile.TemporaryDirectory() as d:
                 log = os.path.join(d, "writes")
                 if os.path.exists(log):
                     os.unlink(log)
-                env = dict(os.environ, LD_PRELOAD=FAIL_IO, FASTBLAKE_LOG_WRITES=log)
+                # A sanitizer build must accept the shim ahead of its runtime.
+                env = dict(os.environ, LD_PRELOAD=FAIL_IO, FASTBLAKE_LOG_WRITES=log,
+                           ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") +
+                           ":verify_asan_link_order=0")
                 if kind == "file":
                     target = open(os.path.join(d, "out"), "wb")
                 elif kind == "pipe":
