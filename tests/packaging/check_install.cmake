@@ -14,6 +14,17 @@ if(CONFIG)
   set(config_args --config "${CONFIG}")
 endif()
 run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}" ${config_args})
+# The licence is installed with the documentation, its text unchanged.
+file(GLOB licence "${prefix}/share/doc/*/LICENSE")
+if(NOT licence)
+  message(FATAL_ERROR "no LICENSE under ${prefix}/share/doc")
+endif()
+file(READ "${licence}" installed_licence)
+file(READ "${SOURCE_DIR}/LICENSE" source_licence)
+if(NOT installed_licence STREQUAL source_licence OR
+   NOT installed_licence MATCHES "Apache License\n +Version 2.0, January 2004")
+  message(FATAL_ERROR "${licence} is not the Apache License 2.0 of the source tree")
+endif()
 
 # The vector input: 1025 bytes, byte i = i % 251; its hash from tests/vectors.
 set(input "${WORK_DIR}/input.bin")
