@@ -12,6 +12,8 @@
 // more than one chunk there; FASTBLAKE_BACKEND=cpu, or a CPU backend's name, never does.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <cstdint>
 #include <string_view>
 #include <system_error>

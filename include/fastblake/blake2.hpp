@@ -12,6 +12,8 @@
 // Thread safety as in blake3.hpp: distinct objects may be used from distinct threads.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -4,6 +4,8 @@
 // distinct threads; one object must not be mutated from two threads at once.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -12,6 +12,8 @@
 // "sticky" errors), which every later call reports again.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

@@ -1,6 +1,8 @@
 // Every public fastblake header.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <fastblake/backend.hpp>
 #include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>

@@ -6,6 +6,8 @@
 // POSIX systems (Linux, macOS and the BSDs).
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>

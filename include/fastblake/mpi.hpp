@@ -12,6 +12,8 @@
 // is ever returned. A rank that dies is the MPI library's to report: Open MPI ends the job.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <mpi.h>
 
 #include <cstdint>

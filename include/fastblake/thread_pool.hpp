@@ -2,6 +2,8 @@
 // the input in two, hash both halves at once, merge.
 #pragma once
 
+#include <fastblake/detail/require_cxx20.hpp>
+
 #include <atomic>
 #include <cstddef>
 #include <exception>

@@ -17,7 +17,7 @@ void raise_format(PyObject* type, const char* format, ...) {
 }
 
 void raise_not_instance(PyObject* value, const char* type) {
-  raise_format(PyExc_TypeError, "'%s' object is not an instance of '%s'", Py_TYPE(value)->tp_name,
+  raise_format(PyExc_TypeError, "'%s' object is not an instance of '%s'", type_name(value).c_str(),
                type);
 }
 
@@ -67,9 +67,9 @@ void parse(const parameters& p, PyObject* const* args, Py_ssize_t nargs, PyObjec
   for (std::size_t i = 0; i < count; ++i) values[i] = i < given ? args[i] : nullptr;
   if (kwnames != nullptr) {
     std::vector<std::string_view> positional_only_named;
-    const Py_ssize_t named = PyTuple_GET_SIZE(kwnames);
+    const Py_ssize_t named = tuple_size(kwnames);
     for (Py_ssize_t k = 0; k < named; ++k) {
-      PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+      PyObject* name = tuple_item(kwnames, k);
       const std::size_t i = find_name(p, name, p.positional_only, count);
       if (i != count) {
         if (values[i] != nullptr) {
@@ -80,7 +80,7 @@ void parse(const parameters& p, PyObject* const* args, Py_ssize_t nargs, PyObjec
                  j != p.positional_only) {
         positional_only_named.push_back(p.names[j]);
       } else {
-        const char* text = PyUnicode_AsUTF8(name);
+        const char* text = PyUnicode_AsUTF8AndSize(name, nullptr);
         if (text == nullptr) throw python_error_set{};
         raise_type_error(p, std::string("got an unexpected keyword argument '") + text + "'");
       }

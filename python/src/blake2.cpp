@@ -29,7 +29,7 @@ class bytes_argument {
     if (value == nullptr) return;
     if (PyUnicode_Check(value) || !PyObject_CheckBuffer(value)) {
       raise_format(PyExc_TypeError, "a bytes-like object is required, not '%s'",
-                   Py_TYPE(value)->tp_name);
+                   type_name(value).c_str());
     }
     view_.emplace(value);
   }
@@ -128,8 +128,8 @@ struct keywords {
         if (interned[i] == nullptr) throw python_error_set{};
       }
     }
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k) {
-      PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    for (Py_ssize_t k = 0; k < tuple_size(kwnames); ++k) {
+      PyObject* name = tuple_item(kwnames, k);
       std::size_t i = 0;
       while (i < N && interned[i] != name) ++i;
       if (i == N) {  // not interned the same way: compare the text
@@ -137,13 +137,13 @@ struct keywords {
         while (i < N && PyUnicode_CompareWithASCIIString(name, names[i]) != 0) ++i;
       }
       if (i == N) {
-#if PY_VERSION_HEX >= 0x030D0000
-        raise_format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", function,
-                     name);
-#else
+        // hashlib's wording changed in 3.13; the abi3 module asks the Python it runs in.
+        if (running_python_version() >= 0x030D0000) {
+          raise_format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", function,
+                       name);
+        }
         raise_format(PyExc_TypeError, "'%U' is an invalid keyword argument for %s()", name,
                      function);
-#endif
       }
       values[i] = args[nargs + k];
     }
@@ -313,7 +313,8 @@ PyObject* get_digest_size(PyObject* self, void*) noexcept {
 template <class State>
 PyObject* get_name(PyObject* self, void*) noexcept {
   // The class's own name: "blake2b", "blake2xs"...
-  return PyUnicode_FromString(std::strrchr(Py_TYPE(self)->tp_name, '.') + 1);
+  const std::string name = type_name(self);
+  return PyUnicode_FromString(name.c_str() + name.rfind('.') + 1);
 }
 
 template <class State>

@@ -73,7 +73,7 @@ b3::hazmat::mode mode_of(PyObject* key, PyObject* derive_key_context) {
 // usedforsecurity: a bool (NumPy's too), as blake3-py takes it; ignored.
 void check_bool(PyObject* value) {
   if (PyBool_Check(value)) return;
-  const std::string_view type = Py_TYPE(value)->tp_name;
+  const std::string type = type_name(value);
   if (type == "numpy.bool_" || type == "numpy.bool") return;
   raise_not_instance(value, "bool");
 }
@@ -297,12 +297,12 @@ PyObject* hash_many(PyObject*, PyObject* const* args, Py_ssize_t nargs,
     // Any iterable, taken whole first: the tuple holds every item (a generator's temporaries
     // included), so another thread changing a list cannot touch what is read below.
     const ref items = ref::take(PySequence_Tuple(v[0]));
-    const auto count = static_cast<std::size_t>(PyTuple_GET_SIZE(items.get()));
+    const auto count = static_cast<std::size_t>(tuple_size(items.get()));
     std::vector<std::optional<input_buffer>> held(count);
     std::vector<std::span<const std::byte>> spans(count);
     std::size_t total = 0;
     for (std::size_t i = 0; i < count; ++i) {
-      held[i].emplace(PyTuple_GET_ITEM(items.get(), static_cast<Py_ssize_t>(i)),
+      held[i].emplace(tuple_item(items.get(), static_cast<Py_ssize_t>(i)),
                       buffer_rules::bytes_only);
       spans[i] = held[i]->bytes();
       total += spans[i].size();
@@ -322,8 +322,8 @@ PyObject* hash_many(PyObject*, PyObject* const* args, Py_ssize_t nargs,
     });
     ref out = ref::take(PyList_New(static_cast<Py_ssize_t>(count)));
     for (std::size_t i = 0; i < count; ++i) {
-      PyList_SET_ITEM(out.get(), static_cast<Py_ssize_t>(i),
-                      bytes_of(std::as_bytes(std::span(digests[i].bytes()))).release());
+      list_fill(out.get(), static_cast<Py_ssize_t>(i),
+                bytes_of(std::as_bytes(std::span(digests[i].bytes()))).release());
     }
     return out.release();
   });

@@ -1,4 +1,5 @@
 // Input buffers that own what they read, and hex output.
+#include <string>
 #include <string_view>
 
 #include "common.hpp"
@@ -7,8 +8,9 @@ namespace fastblake::python {
 
 input_buffer::input_buffer(PyObject* object, buffer_rules rules) {
   if (PyBytes_CheckExact(object)) {
-    view_.buf = PyBytes_AS_STRING(object);
-    view_.len = PyBytes_GET_SIZE(object);
+    const std::span<std::byte> contents = bytes_contents(object);
+    view_.buf = contents.data();
+    view_.len = static_cast<Py_ssize_t>(contents.size());
     Py_INCREF(object);
     view_.obj = object;
     return;
@@ -25,7 +27,7 @@ input_buffer::input_buffer(PyObject* object, buffer_rules rules) {
   }
   if (!PyObject_CheckBuffer(object)) {
     raise_format(PyExc_TypeError, "a bytes-like object is required, not '%s'",
-                 Py_TYPE(object)->tp_name);
+                 type_name(object).c_str());
   }
   // The full description, to check it as blake3-py does (and to raise its errors, not the
   // exporter's, for what it refuses).
@@ -58,18 +60,24 @@ input_buffer::~input_buffer() {
 
 ref hex_of(std::span<const std::byte> bytes) {
   static constexpr char digits[] = "0123456789abcdef";
+  const auto write = [&](char* p) {
+    for (std::byte b : bytes) {
+      *p++ = digits[static_cast<unsigned>(b) >> 4];
+      *p++ = digits[static_cast<unsigned>(b) & 15];
+    }
+  };
+#ifdef Py_LIMITED_API
+  // No writable str under the stable ABI: the text is made, then copied.
+  std::string text(2 * bytes.size(), '\0');
+  write(text.data());
+  return ref::take(PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
+#else
   ref out = ref::take(PyUnicode_New(static_cast<Py_ssize_t>(2 * bytes.size()), 127));
-  auto* p = static_cast<char*>(PyUnicode_DATA(out.get()));
-  for (std::byte b : bytes) {
-    *p++ = digits[static_cast<unsigned>(b) >> 4];
-    *p++ = digits[static_cast<unsigned>(b) & 15];
-  }
+  write(static_cast<char*>(PyUnicode_DATA(out.get())));
   return out;
+#endif
 }
 
-ref hex_of_bytes(PyObject* bytes) {
-  return hex_of(std::span(reinterpret_cast<const std::byte*>(PyBytes_AS_STRING(bytes)),
-                          static_cast<std::size_t>(PyBytes_GET_SIZE(bytes))));
-}
+ref hex_of_bytes(PyObject* bytes) { return hex_of(bytes_contents(bytes)); }
 
 }  // namespace fastblake::python

@@ -17,6 +17,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -60,6 +61,65 @@ class ref {
   explicit ref(PyObject* p) noexcept : p_(p) {}
   PyObject* p_ = nullptr;
 };
+
+// -- CPython's API, whole or limited ---------------------------------------------------------
+//
+// The abi3 wheel (one module for CPython 3.12 and later) is compiled with Py_LIMITED_API, where
+// CPython's structures are opaque and its access macros absent: these use the macros where
+// they exist (the per-version wheels, the in-tree build) and the functions of the stable ABI
+// where not.
+
+inline Py_ssize_t tuple_size(PyObject* tuple) noexcept {
+#ifdef Py_LIMITED_API
+  return PyTuple_Size(tuple);
+#else
+  return PyTuple_GET_SIZE(tuple);
+#endif
+}
+/// Borrowed.
+inline PyObject* tuple_item(PyObject* tuple, Py_ssize_t i) noexcept {
+#ifdef Py_LIMITED_API
+  return PyTuple_GetItem(tuple, i);
+#else
+  return PyTuple_GET_ITEM(tuple, i);
+#endif
+}
+/// Fills a new tuple's or list's slot; steals `item`.
+inline void tuple_fill(PyObject* tuple, Py_ssize_t i, PyObject* item) noexcept {
+#ifdef Py_LIMITED_API
+  PyTuple_SetItem(tuple, i, item);
+#else
+  PyTuple_SET_ITEM(tuple, i, item);
+#endif
+}
+inline void list_fill(PyObject* list, Py_ssize_t i, PyObject* item) noexcept {
+#ifdef Py_LIMITED_API
+  PyList_SetItem(list, i, item);
+#else
+  PyList_SET_ITEM(list, i, item);
+#endif
+}
+/// A bytes object's contents.
+inline std::span<std::byte> bytes_contents(PyObject* bytes) noexcept {
+#ifdef Py_LIMITED_API
+  return {reinterpret_cast<std::byte*>(PyBytes_AsString(bytes)),
+          static_cast<std::size_t>(PyBytes_Size(bytes))};
+#else
+  return {reinterpret_cast<std::byte*>(PyBytes_AS_STRING(bytes)),
+          static_cast<std::size_t>(PyBytes_GET_SIZE(bytes))};
+#endif
+}
+/// PY_VERSION_HEX of the Python running the module: the abi3 module, built against 3.12's
+/// headers, runs in later ones too.
+inline unsigned long running_python_version() noexcept {
+#ifdef Py_LIMITED_API
+  return Py_Version;
+#else
+  return PY_VERSION_HEX;
+#endif
+}
+/// A type's name as CPython's messages give it (tp_name: "numpy.ndarray", "bytearray").
+std::string type_name(PyObject* object);
 
 /// A new reference to `object` (Py_NewRef, which CPython has from 3.10 only).
 inline PyObject* new_reference(PyObject* object) noexcept {
@@ -225,7 +285,7 @@ class object_lock {
 template <class Fill>
 ref bytes_filled(std::size_t size, Fill&& fill) {
   ref out = ref::take(PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size)));
-  std::span<std::byte> span(reinterpret_cast<std::byte*>(PyBytes_AS_STRING(out.get())), size);
+  const std::span<std::byte> span = bytes_contents(out.get());
   maybe_released(size, [&] { fill(span); });
   return out;
 }
@@ -255,16 +315,31 @@ T& value_of(PyObject* self) noexcept {
   return reinterpret_cast<instance<T>*>(self)->value;
 }
 
+inline allocfunc allocator_of(PyTypeObject* type) noexcept {
+#ifdef Py_LIMITED_API
+  return reinterpret_cast<allocfunc>(PyType_GetSlot(type, Py_tp_alloc));
+#else
+  return type->tp_alloc;
+#endif
+}
+inline freefunc deallocator_of(PyTypeObject* type) noexcept {
+#ifdef Py_LIMITED_API
+  return reinterpret_cast<freefunc>(PyType_GetSlot(type, Py_tp_free));
+#else
+  return type->tp_free;
+#endif
+}
+
 template <class T, class... Args>
 PyObject* make_instance(PyTypeObject* type, Args&&... args) {
   // pymalloc's blocks are 16-byte aligned.
   static_assert(alignof(instance<T>) <= 16);
-  PyObject* self = type->tp_alloc(type, 0);
+  PyObject* self = allocator_of(type)(type, 0);
   if (self == nullptr) throw python_error_set{};
   try {
     new (&value_of<T>(self)) T(std::forward<Args>(args)...);
   } catch (...) {
-    type->tp_free(self);
+    deallocator_of(type)(self);
     Py_DECREF(type);
     throw;
   }
@@ -275,7 +350,7 @@ template <class T>
 void dealloc(PyObject* self) noexcept {
   PyTypeObject* type = Py_TYPE(self);
   value_of<T>(self).~T();
-  type->tp_free(self);
+  deallocator_of(type)(self);
   Py_DECREF(type);
 }
 

@@ -15,8 +15,9 @@ std::filesystem::path path_of(PyObject* path) {
   PyObject* converted = nullptr;
   if (PyUnicode_FSConverter(path, &converted) == 0) throw python_error_set{};
   const ref bytes = ref::take(converted);
-  return std::filesystem::path(std::string(PyBytes_AS_STRING(converted),
-                                           static_cast<std::size_t>(PyBytes_GET_SIZE(converted))));
+  const std::span<std::byte> encoded = bytes_contents(converted);
+  return std::filesystem::path(
+      std::string(reinterpret_cast<const char*>(encoded.data()), encoded.size()));
 }
 
 void raise_os_error(const std::error_code& ec, PyObject* path) {

@@ -38,11 +38,49 @@ unsigned class_flags(bool immutable) {
   return flags;
 }
 
+std::string type_name(PyObject* object) {
+  PyTypeObject* type = Py_TYPE(object);
+#ifdef Py_LIMITED_API
+  // tp_name, rebuilt from what the stable ABI shows: a heap type's __name__ (a class
+  // statement's tp_name), a static type's "module.name" ("numpy.ndarray"), a builtin's name.
+  const auto text = [](const ref& str) {
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(str.get(), &size);
+    if (utf8 == nullptr) throw python_error_set{};
+    return std::string(utf8, static_cast<std::size_t>(size));
+  };
+  std::string name = text(ref::take(PyType_GetName(type)));
+  if ((PyType_GetFlags(type) & Py_TPFLAGS_HEAPTYPE) != 0) return name;
+  const std::string module =
+      text(ref::take(PyObject_GetAttrString(reinterpret_cast<PyObject*>(type), "__module__")));
+  return module == "builtins" ? name : module + "." + name;
+#else
+  return type->tp_name;
+#endif
+}
+
+#ifdef Py_LIMITED_API
+namespace {
+// Each class's vectorcall, for tp_new to find: the stable ABI has no tp_vectorcall (Python
+// 3.14's Py_tp_vectorcall slot is past the abi3 wheel's 3.12), so `cls(...)` comes through
+// tp_new there. Filled once, at import.
+struct class_call {
+  PyTypeObject* type;
+  vectorcallfunc call;
+};
+std::vector<class_call> class_calls;
+}  // namespace
+#endif
+
 PyTypeObject* add_class(PyObject* module, PyType_Spec& spec, vectorcallfunc call) {
   ref type = ref::take(PyType_FromSpec(&spec));
   auto* t = reinterpret_cast<PyTypeObject*>(type.get());
+#ifdef Py_LIMITED_API
+  class_calls.push_back({t, call});
+#else
   // Types are called through tp_vectorcall from Python 3.9 on.
   t->tp_vectorcall = call;
+#endif
 #if PY_VERSION_HEX < 0x030A0000
   // Python 3.9's PyType_FromSpec keeps the docstring without its signature line, where
   // inspect.signature() reads the class's signature (tp_doc): the whole docstring instead, in
@@ -69,16 +107,25 @@ PyTypeObject* add_class(PyObject* module, PyType_Spec& spec, vectorcallfunc call
 
 void set_class_attribute(PyTypeObject* type, const char* name, ref value) {
   // Through the type's dict: setattr refuses immutable types.
+#ifdef Py_LIMITED_API
+  // The stable ABI has no tp_dict; the generic setattr, applied to the type object, writes
+  // into it through PyType_Type's dict offset without type_setattro's immutability check.
+  const ref key = ref::take(PyUnicode_FromString(name));
+  if (PyObject_GenericSetAttr(reinterpret_cast<PyObject*>(type), key.get(), value.get()) != 0) {
+    throw python_error_set{};
+  }
+#else
   if (PyDict_SetItemString(type->tp_dict, name, value.get()) != 0) throw python_error_set{};
+#endif
   PyType_Modified(type);
 }
 
 PyObject* new_through_vectorcall(PyTypeObject* type, PyObject* args, PyObject* kwargs) noexcept {
   return guarded([&]() -> PyObject* {
-    const Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    const Py_ssize_t nkw = kwargs == nullptr ? 0 : PyDict_GET_SIZE(kwargs);
+    const Py_ssize_t nargs = tuple_size(args);
+    const Py_ssize_t nkw = kwargs == nullptr ? 0 : PyDict_Size(kwargs);
     std::vector<PyObject*> array(static_cast<std::size_t>(nargs + nkw));
-    for (Py_ssize_t i = 0; i < nargs; ++i) array[i] = PyTuple_GET_ITEM(args, i);
+    for (Py_ssize_t i = 0; i < nargs; ++i) array[i] = tuple_item(args, i);
     ref names;
     if (nkw > 0) {
       names = ref::take(PyTuple_New(nkw));
@@ -86,12 +133,21 @@ PyObject* new_through_vectorcall(PyTypeObject* type, PyObject* args, PyObject* k
       PyObject *key, *value;
       while (PyDict_Next(kwargs, &position, &key, &value)) {
         Py_INCREF(key);
-        PyTuple_SET_ITEM(names.get(), k, key);
+        tuple_fill(names.get(), k, key);
         array[nargs + k++] = value;
       }
     }
-    return type->tp_vectorcall(reinterpret_cast<PyObject*>(type), array.data(),
-                               static_cast<std::size_t>(nargs), names.get());
+#ifdef Py_LIMITED_API
+    vectorcallfunc call = nullptr;
+    for (const class_call& c : class_calls) {
+      if (c.type == type) call = c.call;
+    }
+    if (call == nullptr) raise(PyExc_TypeError, "fastblake: a class this module did not make");
+#else
+    const vectorcallfunc call = type->tp_vectorcall;
+#endif
+    return call(reinterpret_cast<PyObject*>(type), array.data(), static_cast<std::size_t>(nargs),
+                names.get());
   });
 }
 

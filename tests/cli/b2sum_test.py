@@ -152,22 +152,42 @@ with tempfile.TemporaryDirectory() as d:
             check(name + " (against GNU b2sum)", run(OURS, args, stdin, cwd, **kw),
                   run(GNU, args, stdin, cwd, **kw))
 
+    def help_footer(text):
+        """The last paragraph of --help, where GNU points to its project and ours to fastblake:
+        (the text before it, the footer)."""
+        body, _, footer = text.rstrip(b"\n").rpartition(b"\n\n")
+        return body, footer
+
     def help_like_gnu(name, args):
         """--help: exit 0, nothing on stderr, and GNU's lines all in ours, in GNU's order (ours
-        may add lines for its own options)."""
+        may add lines for its own options), but for the footer: ours names fastblake's manual
+        page and developers, and no GNU address."""
+        status, out, err = run(OURS, args, cwd=d)
+        body, footer = help_footer(out)
+        if not GNU_ONLY:
+            gnu_address = any(site in out for site in (b"gnu.org", b"translationproject"))
+            check(name + ": our footer",
+                  (footer.startswith(b"Full documentation: man "),
+                   b"fastblake developers" in footer, gnu_address),
+                  (True, True, False))
         if not GNU:
             return
-        status, out, err = run(OURS, args, cwd=d)
         want_status, want_out, _ = run(GNU, args, cwd=d)
         check(name + " status", (status, err), (want_status, b""))
-        lines = iter(out.split(b"\n"))
-        missing = [line for line in want_out.split(b"\n") if not any(line == x for x in lines)]
+        want_body, want_footer = help_footer(want_out)
+        check(name + ": GNU's footer is the one left out", b"gnu.org" in want_footer, True)
+        lines = iter(body.split(b"\n"))
+        missing = [line for line in want_body.split(b"\n") if not any(line == x for x in lines)]
         check(name + ": GNU's help lines, in order, in ours", missing, [])
 
     def version_like_gnu(name, args):
+        """--version: GNU's status, and a first line naming b2sum; the rest is fastblake's."""
+        status, out, err = run(OURS, args, cwd=d)
+        if not GNU_ONLY:
+            check(name + ": fastblake's, with no GNU address",
+                  (out.startswith(b"b2sum (fastblake) "), b"gnu.org" in out), (True, False))
         if not GNU:
             return
-        status, out, err = run(OURS, args, cwd=d)
         want_status, _, want_err = run(GNU, args, cwd=d)
         check(name, (status, err, out.split(b"\n")[0].startswith(b"b2sum")),
               (want_status, want_err, True))

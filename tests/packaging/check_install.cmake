@@ -1,10 +1,12 @@
 # The ways a consumer gets fastblake, each building the examples (C++ and C) and comparing
 # their output with the official test vector for the 1025-byte input:
-# 1. the built project installed to a scratch prefix, found with find_package(fastblake);
+# 1. the built project installed to a scratch prefix, found with find_package(fastblake) on a
+#    path where neither MPI nor the CUDA toolkit can be found;
 # 2. the same prefix through pkg-config: C++ and C (`cc hash_file.c $(pkg-config --cflags
 #    --libs fastblake)`, nothing more);
-# 3. add_subdirectory() of the source tree, as a shared library with only the portable
-#    backend (quick to build): its SONAME, and every exported symbol versioned.
+# 3. FetchContent of the source tree, as a shared library with only the portable backend (quick
+#    to build), which builds the library alone: its SONAME, and every exported symbol versioned;
+# and a C++17 translation unit stops at one #error naming C++20, where the C header compiles.
 cmake_minimum_required(VERSION 3.25)
 set(prefix "${WORK_DIR}/prefix")
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
@@ -45,7 +47,8 @@ endfunction()
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples" -B "${WORK_DIR}/cmake-consumer"
     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_PREFIX_PATH=${prefix}"
     "-DCMAKE_C_COMPILER=${CC}" "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
-    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
+    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
+    -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON)
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/cmake-consumer" ${config_args})
 file(GLOB_RECURSE built LIST_DIRECTORIES false "${WORK_DIR}/cmake-consumer/hash_file"
      "${WORK_DIR}/cmake-consumer/*/hash_file" "${WORK_DIR}/cmake-consumer/hash_file.exe")
@@ -83,12 +86,27 @@ set(pc_c_program "${WORK_DIR}/hash_file_c_pkgconfig")
 run("${CC}" -std=c11 ${c_flags} "${SOURCE_DIR}/examples/hash_file.c" -o "${pc_c_program}" ${flags})
 expect_hash("${pc_c_program}")
 
-# 3. add_subdirectory, shared
+# Below C++20, the C++ headers stop at one #error that names the requirement (and the missing
+# header that ends the compilation there), not hundreds of errors inside <span>.
+file(WRITE "${WORK_DIR}/cxx17.cpp" "#include <fastblake/fastblake.hpp>\nint main() {}\n")
+execute_process(COMMAND "${CXX}" -std=c++17 -fsyntax-only "-I${prefix}/include"
+                        "${WORK_DIR}/cxx17.cpp"
+                OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE status)
+string(REGEX MATCHALL "error:" errors "${out}")
+list(LENGTH errors error_count)
+if(status EQUAL 0 OR NOT out MATCHES "fastblake's C\\+\\+ API needs C\\+\\+20" OR error_count GREATER 2)
+  message(FATAL_ERROR "a C++17 consumer (status ${status}) got ${error_count} errors:\n${out}")
+endif()
+# The C interface stays usable from any C++.
+file(WRITE "${WORK_DIR}/cxx98.cpp" "#include <fastblake/fastblake.h>\nint main() {}\n")
+run("${CXX}" -std=c++98 -fsyntax-only "-I${prefix}/include" "${WORK_DIR}/cxx98.cpp")
+
+# 3. FetchContent, shared
 set(sub "${WORK_DIR}/subdirectory")
 run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/packaging/subdirectory" -B "${sub}"
     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_C_COMPILER=${CC}"
     "-DFASTBLAKE_SOURCE_DIR=${SOURCE_DIR}" -DBUILD_SHARED_LIBS=ON -DFASTBLAKE_BACKENDS=portable
-    -DFASTBLAKE_CUDA=OFF "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_BUILD_TYPE=${CONFIG}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
     "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
     "-DCMAKE_SHARED_LINKER_FLAGS=${LINKER_FLAGS}")
 run("${CMAKE_COMMAND}" --build "${sub}" ${config_args})
@@ -125,4 +143,4 @@ if(shared_lib)
   endif()
   message(STATUS "${shared_lib}: SONAME libfastblake.so.0, ${versioned} symbols at FASTBLAKE_0.1")
 endif()
-message(STATUS "find_package, pkg-config and add_subdirectory consumers, C++ and C, print ${expected}")
+message(STATUS "find_package, pkg-config and FetchContent consumers, C++ and C, print ${expected}")

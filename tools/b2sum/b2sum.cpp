@@ -206,6 +206,13 @@ void message(const std::string& text) {
   tools::finish(EXIT_FAILURE);
 }
 
+// The manual page --help points to: the installed name, which FASTBLAKE_TOOLS_PREFIX may change
+// (cmake/Manuals.cmake defines it).
+#ifndef FASTBLAKE_B2SUM_MANUAL
+#define FASTBLAKE_B2SUM_MANUAL "b2sum"
+#endif
+
+// GNU's usage and option lines, which scripts may read; the last lines are fastblake's own.
 void print_help() {
   out.write(std::string("Usage: ") + program +
             " [OPTION]... [FILE]...\n"
@@ -244,10 +251,9 @@ void print_help() {
             "\n"
             "Note: There is no difference between binary mode and text mode on GNU systems.\n"
             "\n"
-            "GNU coreutils online help: <https://www.gnu.org/software/coreutils/>\n"
-            "Report any translation bugs to <https://translationproject.org/team/>\n"
-            "Full documentation <https://www.gnu.org/software/coreutils/b2sum>\n"
-            "or available locally via: info '(coreutils) b2sum invocation'\n");
+            "Full documentation: man " FASTBLAKE_B2SUM_MANUAL
+            ", or README.md in fastblake's sources\n"
+            "Report bugs to the fastblake developers: <fastblake@fastblake.invalid>\n");
 }
 
 void print_version() {
