@@ -19,6 +19,7 @@ set(_fastblake_threads_cases
     "^Blake2Backends\\.(ParallelLeavesOnThreadsMatch|ManyMessagesOnThreads)")
 set(_fastblake_qemu_slow_cases
     "^FileHashing\\.(ProgressStepsAtTheirLimits|EveryStrategyMatchesTheInMemoryHash)$"
+    "^FileHashing\\.(WindowsReadInPartsMatchTheInMemoryHash|AMappedFileOutOfThePageCacheIsReadAheadOfTheHashing)$"
     "^Blake3Parallel\\.(OneShotMatchesSerialForEveryThreadCount|UpdateParallelMatchesUpdateInAnyPieces)$"
     "^OffloadFiles\\.AutomaticFileHashingOffloadsWholeSubtrees$"
     "^Blake2Files\\.EveryStrategyAndAlgorithmMatchesTheInMemoryHash$")
