@@ -67,10 +67,14 @@ ref hex_of(std::span<const std::byte> bytes) {
     }
   };
 #ifdef Py_LIMITED_API
-  // No writable str under the stable ABI: the text is made, then copied.
-  std::string text(2 * bytes.size(), '\0');
-  write(text.data());
-  return ref::take(PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
+  // No writable str under the stable ABI: the text is made, then copied (on the stack for
+  // digests up to 128 bytes).
+  const std::size_t size = 2 * bytes.size();
+  char few[256];
+  std::string many(size > sizeof few ? size : 0, '\0');
+  char* text = size > sizeof few ? many.data() : few;
+  write(text);
+  return ref::take(PyUnicode_FromStringAndSize(text, static_cast<Py_ssize_t>(size)));
 #else
   ref out = ref::take(PyUnicode_New(static_cast<Py_ssize_t>(2 * bytes.size()), 127));
   write(static_cast<char*>(PyUnicode_DATA(out.get())));

@@ -124,7 +124,11 @@ PyObject* new_through_vectorcall(PyTypeObject* type, PyObject* args, PyObject* k
   return guarded([&]() -> PyObject* {
     const Py_ssize_t nargs = tuple_size(args);
     const Py_ssize_t nkw = kwargs == nullptr ? 0 : PyDict_Size(kwargs);
-    std::vector<PyObject*> array(static_cast<std::size_t>(nargs + nkw));
+    const auto count = static_cast<std::size_t>(nargs + nkw);
+    // Every call of the abi3 module's classes comes here: no allocation for the usual few.
+    PyObject* few[8];
+    std::vector<PyObject*> many(count > std::size(few) ? count : 0);
+    PyObject** array = count > std::size(few) ? many.data() : few;
     for (Py_ssize_t i = 0; i < nargs; ++i) array[i] = tuple_item(args, i);
     ref names;
     if (nkw > 0) {
@@ -146,7 +150,7 @@ PyObject* new_through_vectorcall(PyTypeObject* type, PyObject* args, PyObject* k
 #else
     const vectorcallfunc call = type->tp_vectorcall;
 #endif
-    return call(reinterpret_cast<PyObject*>(type), array.data(), static_cast<std::size_t>(nargs),
+    return call(reinterpret_cast<PyObject*>(type), array, static_cast<std::size_t>(nargs),
                 names.get());
   });
 }

@@ -104,6 +104,16 @@ with tempfile.TemporaryDirectory() as d:
     long_hex = run(OURS, ["-l", "200", "--no-names", "big"], cwd=d)[1].strip()
     expect("seek", ["--seek", "37", "-l", "100", "--no-names", "big"], 0,
            long_hex[74:274] + b"\n", cwd=d)
+    # --seek applies when checking, as in official 1.8.6: the first 32 bytes from the seek are
+    # compared, so a sum made without it fails, and one made with it passes.
+    with open(os.path.join(d, "abc.sums"), "wb") as f:
+        f.write(ABC + b"  abc\n")
+    expect("check with a seek", ["--seek", "1", "-c", "abc.sums"], 1, b"abc: FAILED\n",
+           b"b3sum: WARNING: 1 computed checksum did NOT match\n", cwd=d)
+    with open(os.path.join(d, "abc-seek.sums"), "wb") as f:
+        f.write(run(OURS, ["--seek", "1", "abc"], cwd=d)[1])
+    expect("check with the seek of the sums", ["--seek", "1", "-c", "abc-seek.sums"], 0,
+           b"abc: OK\n", cwd=d)
     expect("tag", ["--tag", "abc"], 0, b"BLAKE3 (abc) = " + ABC + b"\n", cwd=d)
     expect("progress, stderr not a terminal", ["--progress", "abc"], 0, ABC + b"  abc\n", cwd=d)
     expect("usage error", ["--bogus"], 2, b"",

@@ -607,6 +607,8 @@ void check_verdict(const context& ctx, const b3sum::check_entry& entry,
     }
     return;
   }
+  // From --seek on, as the official compares: with any seek but 0 a sum made without one fails.
+  reader->seek(ctx.seek);
   std::vector<std::uint8_t> found(entry.expected.size());
   reader->fill(std::span(found));
   if (found == entry.expected) {
@@ -821,7 +823,7 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
         STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
     attach_progress(ctx, ctx.elsewhere != nullptr || (!o.check && jobs > 1));
   }
-  // --seek applies when checking too, as in the official (where any seek but 0 fails).
+  // --seek applies when checking too, as in the official (check_verdict).
   if (o.seek) ctx.seek = *parse_number(*o.seek);
   bool any_failed = false;
   if (o.check) {
