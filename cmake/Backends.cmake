@@ -1,5 +1,5 @@
 # The instruction-set backends: the one list of their names. The library's backend table
-# (src/common/backend.cpp, through the generated fastblake_backends.hpp), the tests and the
+# (src/backend/backend.cpp, through the generated fastblake_backends.hpp), the tests and the
 # documentation's check (tests/packaging/check_backend_docs.cmake) all take the names from here.
 #
 # Best first: the library picks the first one the CPU runs. Per backend: the processors it is

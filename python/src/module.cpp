@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "fastblake_backends.hpp"  // generated from cmake/Backends.cmake: the names
 #include "module.hpp"
 
 namespace fastblake::python {
@@ -44,7 +45,7 @@ PyObject* use_backend(PyObject*, PyObject* const* args, Py_ssize_t nargs,
 
 PyMethodDef functions[] = {
     {"backend", backend, METH_NOARGS,
-     "backend()\n--\n\nThe SIMD backend in use: avx512, avx2, sse41, sse2, neon or portable."},
+     "backend()\n--\n\nThe SIMD backend in use, one of: " FASTBLAKE_KNOWN_BACKEND_NAMES "."},
     {"available_backends", available_backends, METH_NOARGS,
      "available_backends()\n--\n\nThe backends this build can run on this CPU, best first."},
     {"use_backend", as_method(use_backend), METH_FASTCALL | METH_KEYWORDS,

@@ -1,14 +1,14 @@
 // The interface between the BLAKE2 modes (params.cpp, state.cpp, ...) and the compression kernels.
 //
 // Each instruction-set file defines one `kernels` instance; the active backend
-// (common/backend.hpp) holds those of both families, so both hashes run on one backend.
+// (backend/backend.hpp, a layer above) holds those of both families, so both hashes run on one
+// backend.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "common/backend.hpp"
 #include "fastblake_backends.hpp"
 
 namespace fastblake::internal::blake2 {
@@ -68,8 +68,5 @@ inline constexpr std::size_t max_lanes = 16;
 #define FASTBLAKE_DECLARE_KERNELS(name, features, blake2_level) extern const kernels blake2_level;
 FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_DECLARE_KERNELS)
 #undef FASTBLAKE_DECLARE_KERNELS
-
-/// The kernels of the active backend (common/backend.hpp).
-inline const kernels& active_kernels() noexcept { return *active_backend().blake2; }
 
 }  // namespace fastblake::internal::blake2

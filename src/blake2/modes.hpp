@@ -13,6 +13,7 @@
 
 #include <fastblake/blake2.hpp>
 
+#include "backend/backend.hpp"
 #include "blake2/kernels.hpp"
 #include "common/endian.hpp"
 

@@ -1,7 +1,8 @@
 // The interface between the BLAKE3 tree code and the compression kernels.
 //
 // The tree code (tree.cpp) sees only this struct. Each instruction-set file defines one
-// constant instance; the active backend (common/backend.hpp) says which one runs. Multi-input
+// constant instance; the active backend (backend/backend.hpp, a layer above) says which one
+// runs. Multi-input
 // functions take contiguous inputs because the tree code always hands over neighbouring chunks or
 // parent nodes.
 #pragma once
@@ -12,7 +13,6 @@
 #include <span>
 #include <string_view>
 
-#include "common/backend.hpp"
 #include "common/endian.hpp"
 #include "fastblake_backends.hpp"
 
@@ -90,8 +90,5 @@ void set_avx512_four_chunk_layout(four_chunk_layout layout) noexcept;
 #define FASTBLAKE_DECLARE_KERNELS(name, features, blake2_level) extern const kernels name;
 FASTBLAKE_FOR_EACH_BACKEND(FASTBLAKE_DECLARE_KERNELS)
 #undef FASTBLAKE_DECLARE_KERNELS
-
-/// The kernels every hash uses: the active backend's.
-inline const kernels& active_kernels() noexcept { return *active_backend().blake3; }
 
 }  // namespace fastblake::internal::blake3

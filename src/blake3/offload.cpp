@@ -5,7 +5,7 @@
 #include <chrono>
 #include <mutex>
 
-#include "common/backend.hpp"
+#include "backend/backend.hpp"
 
 namespace fastblake::internal::blake3 {
 

@@ -1,5 +1,5 @@
-// BLAKE3 kernels written once over vector traits, instantiated by each SIMD instruction-set
-// file (sse2, sse41, avx2, avx512, neon).
+// BLAKE3 kernels written once over vector traits, instantiated by each SIMD backend's file
+// (every backend of cmake/Backends.cmake but portable).
 //
 // No include guard and no includes: each ISA file includes this inside its own anonymous
 // namespace, after <algorithm>, <cstring>, kernels.hpp, schedule.hpp and compiler.hpp, and

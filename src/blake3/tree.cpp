@@ -15,6 +15,7 @@
 #include <fastblake/blake3.hpp>
 #include <fastblake/thread_pool.hpp>
 
+#include "backend/backend.hpp"
 #include "blake3/kernels.hpp"
 #include "blake3/offload.hpp"
 #include "common/automatic_pool.hpp"

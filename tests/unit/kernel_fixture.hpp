@@ -1,5 +1,5 @@
-// Runs a test once for every kernel configuration: each backend (only portable so far) and,
-// through the portable kernel, every SIMD degree the tree code must handle.
+// Runs a test once for every kernel configuration: each backend this machine can run, at its
+// own SIMD degree and at every other one the tree code must handle (kernel_configs()).
 #pragma once
 
 #include <deque>
@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "backend/backend.hpp"
 #include "blake3/kernels.hpp"
-#include "common/backend.hpp"
 
 namespace fastblake::internal {
 /// Names the kernel configuration in GoogleTest's messages.

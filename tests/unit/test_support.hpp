@@ -14,6 +14,7 @@
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 
+#include "backend/backend.hpp"
 #include "blake2/kernels.hpp"
 #include "fastblake_backends.hpp"
 

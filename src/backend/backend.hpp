@@ -1,19 +1,18 @@
 // The backend: one instruction-set level, with its kernels for both families. One is active for
 // the whole process; its list (cmake/Backends.cmake) is generated into fastblake_backends.hpp.
+//
+// The layer above the kernels (which know nothing of it) and below the modes that hash
+// (docs/architecture.md, "Layers").
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string_view>
 
-namespace fastblake::internal {
+#include "blake2/kernels.hpp"
+#include "blake3/kernels.hpp"
 
-namespace blake3 {
-struct kernels;
-}
-namespace blake2 {
-struct kernels;
-}
+namespace fastblake::internal {
 
 struct backend {
   /// As FASTBLAKE_BACKEND and use_backend spell it: avx512, avx2, sse41, sse2, neon, vsx, zvector,
@@ -40,6 +39,16 @@ const backend& active_backend() noexcept;
 /// Makes b the active backend for every later hash in the process (tests and benchmarks; b
 /// may be one they built, with other kernels). b must outlive its use.
 void set_active_backend(const backend& b) noexcept;
+
+namespace blake3 {
+/// The kernels every BLAKE3 hash uses: the active backend's.
+inline const kernels& active_kernels() noexcept { return *active_backend().blake3; }
+}  // namespace blake3
+
+namespace blake2 {
+/// The kernels every BLAKE2 hash uses: the active backend's.
+inline const kernels& active_kernels() noexcept { return *active_backend().blake2; }
+}  // namespace blake2
 
 /// What FASTBLAKE_BACKEND asks of the offload: nothing (unset, or a CPU backend's name keeps
 /// it off), "cpu" (off), or an accelerator's name (every subtree there).

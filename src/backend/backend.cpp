@@ -1,6 +1,6 @@
 // The backend table, the one FASTBLAKE_BACKEND parser, and the active backend. Compiled at
 // baseline flags: it only compares feature bits and never runs a kernel.
-#include "common/backend.hpp"
+#include "backend/backend.hpp"
 
 #include <algorithm>
 #include <array>
