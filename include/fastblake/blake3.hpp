@@ -165,6 +165,8 @@ class FASTBLAKE_API mode {
   static mode keyed(const key_type& key) noexcept;
   /// Key derivation, as derive_key() and hasher::derive_key(context). Hashes the context.
   static mode derive_key(std::string_view context) noexcept;
+  /// The mode h hashes in (the C interface's hashers carry their mode).
+  static mode of(const blake3::hasher& h) noexcept;
 
   /// The key every node is compressed with (the IV, the key, or the context's key), as
   /// little-endian words, and the mode's flags: what a backend outside the library, such as

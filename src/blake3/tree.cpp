@@ -362,6 +362,8 @@ mode hazmat::mode::derive_key(std::string_view context) noexcept {
   return mode(context_key(context), k3::derive_key_material);
 }
 
+mode hazmat::mode::of(const hasher& h) noexcept { return detail::internal_access::mode_of(h); }
+
 // ---- output_reader ----
 
 void output_reader::fill(std::span<std::byte> out, thread_pool* pool) {
