@@ -181,6 +181,18 @@ TEST_P(Blake3Subtree, OffsetZeroMayFinalize) {
   EXPECT_EQ(h.finalize(), b3::hash(input));
 }
 
+// hazmat::mode::of gives the mode a hasher was made in, whatever it has absorbed since.
+TEST(Blake3SubtreeMode, OfAHasherIsTheModeItWasMadeIn) {
+  random_source rng(test_seed() + 71);
+  for (int round = 0; round < 20; ++round) {
+    tree_mode m = pick_mode(rng);
+    m.initial.update(vector_input(rng.below(3000)));
+    const b3::hazmat::mode of = b3::hazmat::mode::of(m.initial);
+    EXPECT_EQ(of.key_words(), m.mode.key_words());
+    EXPECT_EQ(of.flags(), m.mode.flags());
+  }
+}
+
 FASTBLAKE_INSTANTIATE_FOR_KERNELS(Blake3Subtree);
 
 }  // namespace
