@@ -1,5 +1,5 @@
-// File hashing for any family: strategies, the SIGBUS guard for mapped files, progress, many
-// files at once (engine.hpp).
+// File hashing for any family: strategies, progress, many files at once (engine.hpp); the
+// SIGBUS guard for mapped files is sigbus_guard.cpp.
 #include "file/engine.hpp"
 
 #include <fcntl.h>
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/faster_of_two.hpp"
+#include "file/sigbus_guard.hpp"
 
 namespace fastblake::internal {
 namespace {
@@ -54,90 +55,6 @@ class file_error_category final : public std::error_category {
     }
     return "unknown file error";
   }
-};
-
-// ---- the SIGBUS guard ----
-
-// Mappings being hashed, for the signal handler: fixed slots of atomics, no locks.
-struct guarded_range {
-  std::atomic<std::uintptr_t> begin{0};
-  std::atomic<std::uintptr_t> end{0};
-  std::atomic<bool> faulted{false};
-};
-constexpr std::size_t max_guarded_ranges = 256;
-guarded_range guarded[max_guarded_ranges];
-struct sigaction previous_sigbus {};
-
-void on_sigbus(int signal, siginfo_t* info, void* context) {
-  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  for (guarded_range& r : guarded) {
-    const std::uintptr_t begin = r.begin.load();
-    const std::uintptr_t end = r.end.load();
-    if (address < begin || address >= end) continue;
-    // The file ends before this page now: map zeros from here to the end of the mapping, so
-    // that hashing runs to completion (and fails), then return to retry the faulting load.
-    const std::uintptr_t from = address & ~(page - 1);
-    if (mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-      r.faulted.store(true);
-      return;
-    }
-    break;
-  }
-  // Not a mapping of ours: whatever handled SIGBUS before.
-  if ((previous_sigbus.sa_flags & SA_SIGINFO) != 0) {
-    previous_sigbus.sa_sigaction(signal, info, context);
-  } else if (previous_sigbus.sa_handler != SIG_DFL && previous_sigbus.sa_handler != SIG_IGN) {
-    previous_sigbus.sa_handler(signal);
-  } else {
-    // Restore the default action; returning re-executes the faulting load, which then ends
-    // the process as it would have without us.
-    ::signal(SIGBUS, SIG_DFL);
-  }
-}
-
-void install_sigbus_handler() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction action {};
-    action.sa_sigaction = on_sigbus;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGBUS, &action, &previous_sigbus);
-  });
-}
-
-// Registers [data, data + size) with the handler for its lifetime.
-class sigbus_guard {
- public:
-  sigbus_guard(const void* data, std::size_t size) {
-    install_sigbus_handler();
-    const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    for (guarded_range& r : guarded) {
-      std::uintptr_t expected = 0;
-      if (r.begin.compare_exchange_strong(expected, begin)) {
-        r.faulted.store(false);
-        r.end.store(begin + size);
-        range_ = &r;
-        return;
-      }
-    }
-    // All slots busy: unguarded, as mmap is without this.
-  }
-  ~sigbus_guard() {
-    if (range_ != nullptr) {
-      range_->end.store(0);
-      range_->begin.store(0);
-    }
-  }
-  sigbus_guard(const sigbus_guard&) = delete;
-  sigbus_guard& operator=(const sigbus_guard&) = delete;
-
-  bool faulted() const noexcept { return range_ != nullptr && range_->faulted.load(); }
-
- private:
-  guarded_range* range_ = nullptr;
 };
 
 // ---- strategies ----
