@@ -11,6 +11,7 @@
 
 #include <fastblake/backend.hpp>
 
+#include "accelerator/registry.hpp"
 #include "blake2/kernels.hpp"
 #include "blake3/kernels.hpp"
 #include "common/cpu_features.hpp"
@@ -57,8 +58,6 @@ bool is_known(std::string_view name) noexcept {
   return false;
 }
 
-std::atomic<const char*> g_accelerator_name{nullptr};
-
 std::string_view environment_choice() noexcept {
   const char* env = std::getenv("FASTBLAKE_BACKEND");
   return env == nullptr ? std::string_view() : std::string_view(env);
@@ -79,8 +78,8 @@ const initial_choice& initial() noexcept {
     r.chosen = available().list[0];
     const std::string_view name = environment_choice();
     if (name.empty()) return r;
-    const char* accelerator = g_accelerator_name.load(std::memory_order_acquire);
-    if (name == "cpu" || (accelerator != nullptr && name == accelerator)) return r;
+    const auto* plugin = accelerator::current().plugin;
+    if (name == "cpu" || (plugin != nullptr && name == plugin->name)) return r;
     const int shown = static_cast<int>(std::min<std::size_t>(name.size(), 40));
     if (const backend* b = find_available_backend(name)) {
       r.chosen = b;
@@ -138,11 +137,6 @@ offload_request requested_offload() noexcept {
   const std::string_view name = environment_choice();
   if (name.empty()) return offload_request::automatic;
   return name == "cuda" ? offload_request::forced : offload_request::disabled;
-}
-
-void note_accelerator_name(std::string_view name) noexcept {
-  // Accelerators register with a static name ("cuda"), so its data outlives every reader.
-  g_accelerator_name.store(name.empty() ? nullptr : name.data(), std::memory_order_release);
 }
 
 }  // namespace fastblake::internal

@@ -55,8 +55,4 @@ inline const kernels& active_kernels() noexcept { return *active_backend().blake
 enum class offload_request { automatic, disabled, forced };
 offload_request requested_offload() noexcept;
 
-/// Called by the accelerator registry (blake3/offload.cpp) so that FASTBLAKE_BACKEND may
-/// name the accelerator linked in ("cuda").
-void note_accelerator_name(std::string_view name) noexcept;
-
 }  // namespace fastblake::internal

@@ -1,15 +1,18 @@
-// The offload registry, its policy and its public controls (offload.hpp, backend.hpp).
+// The offload policy and its public controls (offload.hpp, backend.hpp).
 #include "blake3/offload.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <mutex>
 
+#include <fastblake/backend.hpp>
+
 #include "backend/backend.hpp"
 
 namespace fastblake::internal::blake3 {
 
 std::atomic<std::uint64_t> offload_floor{~std::uint64_t{0}};
+std::atomic<std::uint64_t> floor_generation{0};
 
 namespace {
 
@@ -26,10 +29,11 @@ offload_mode mode_from_environment() noexcept {
 }
 
 // Everything below is read and written under `lock`: eligible subtrees are megabytes, so one
-// lock a subtree costs nothing, and the accelerator's context is not thread-safe anyway.
+// lock a subtree costs nothing, and an accelerator is called one subtree at a time anyway.
 struct state {
   std::mutex lock;
-  const offload* registered = nullptr;
+  // The registration all the rest belongs to; another one starts afresh (synced).
+  accelerator::registration registered;
   offload_mode mode = mode_from_environment();
   std::uint64_t min_size = 16u << 20;
   bool prepared = false;
@@ -44,76 +48,95 @@ state& the_state() noexcept {
   return s;
 }
 
-// Called with the lock held after any change of what try_offload would accept.
+// Called with the lock held after any change of what the accelerator would accept.
 void update_floor(const state& s) noexcept {
   std::uint64_t floor = ~std::uint64_t{0};
-  if (s.registered != nullptr && !s.error) {
+  if (s.registered.plugin != nullptr && !s.error) {
     if (s.mode == offload_mode::forced) floor = 0;
     if (s.mode == offload_mode::automatic) floor = s.min_size;
   }
   offload_floor.store(floor, std::memory_order_relaxed);
+  floor_generation.store(s.registered.generation, std::memory_order_relaxed);
+}
+
+// With the lock held: s as of the current registration.
+state& synced(state& s) noexcept {
+  if (accelerator::generation.load(std::memory_order_relaxed) != s.registered.generation) {
+    s.registered = accelerator::current();
+    s.prepared = false;
+    s.offloaded = 0;
+    s.kept = 0;
+    s.error.clear();
+    s.policy = offload_policy();
+    update_floor(s);
+  }
+  return s;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) noexcept {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-}  // namespace
+enum class verdict { cpu, cpu_measured, done };
 
-void register_offload(const offload* o) noexcept {
-  state& s = the_state();
-  const std::lock_guard guard(s.lock);
-  s.registered = o;
-  note_accelerator_name(o != nullptr ? o->name : std::string_view());
-  s.prepared = false;
-  s.offloaded = 0;
-  s.kept = 0;
-  s.error.clear();
-  s.policy = offload_policy();
-  update_floor(s);
-}
-
-const offload* registered_offload() noexcept {
-  state& s = the_state();
-  const std::lock_guard guard(s.lock);
-  return s.registered;
-}
-
-offload_attempt try_offload(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                            const fastblake::blake3::hazmat::mode& m,
-                            std::uint8_t children[64]) noexcept {
-  state& s = the_state();
-  // A second thread finds the accelerator busy and hashes on the CPU instead of waiting.
-  std::unique_lock guard(s.lock, std::try_to_lock);
-  if (!guard.owns_lock()) return {};
-  if (s.registered == nullptr || s.error || s.mode == offload_mode::disabled) return {};
-  if (s.mode == offload_mode::automatic && size < s.min_size) return {};
+// With the lock held: hashes the subtree on the accelerator if the policy says so.
+verdict try_accelerator(state& s, std::span<const std::byte> input, std::uint64_t chunk_counter,
+                        const fastblake::blake3::hazmat::mode& m,
+                        std::span<std::uint8_t, 64> children) noexcept {
+  const fastblake::accelerator::plugin* p = s.registered.plugin;
+  if (p == nullptr || s.error || s.mode == offload_mode::disabled) return verdict::cpu;
+  if (s.mode == offload_mode::automatic && input.size() < s.min_size) return verdict::cpu;
   if (!s.prepared) {
-    if (!s.registered->prepare(s.error)) {
+    if (!p->prepare(s.error)) {
+      if (!s.error) s.error = std::make_error_code(std::errc::no_such_device);
       update_floor(s);
-      return {};
+      return verdict::cpu;
     }
     s.prepared = true;
   }
   if (s.mode == offload_mode::automatic && s.policy.choose() == offload_policy::side::cpu) {
     ++s.kept;
-    return {false, true};
+    return verdict::cpu_measured;
   }
   const auto start = std::chrono::steady_clock::now();
-  if (!s.registered->subtree_children(input, size, chunk_counter, m, children, s.error)) {
+  if (!p->subtree_children(input, chunk_counter, m, children, s.error)) {
     if (!s.error) s.error = std::make_error_code(std::errc::io_error);
     update_floor(s);
-    return {};
+    return verdict::cpu;
   }
-  s.policy.record(offload_policy::side::accelerator, size, seconds_since(start));
+  s.policy.record(offload_policy::side::accelerator, input.size(), seconds_since(start));
   ++s.offloaded;
-  return {true, false};
+  return verdict::done;
 }
 
-void record_cpu(std::uint64_t size, double seconds) noexcept {
+}  // namespace
+
+void subtree_children(std::span<const std::byte> input, std::uint64_t chunk_counter,
+                      const fastblake::blake3::hazmat::mode& m,
+                      std::span<std::uint8_t, 64> children, cpu_work on_cpu) noexcept {
   state& s = the_state();
+  verdict v = verdict::cpu;
+  std::uint64_t generation = 0;
+  {
+    // A second thread finds the accelerator busy and hashes on the CPU instead of waiting.
+    const std::unique_lock guard(s.lock, std::try_to_lock);
+    if (guard.owns_lock()) {
+      v = try_accelerator(synced(s), input, chunk_counter, m, children);
+      generation = s.registered.generation;
+    }
+  }
+  if (v == verdict::done) return;
+  if (v == verdict::cpu) {
+    on_cpu();
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  on_cpu();
+  const double seconds = seconds_since(start);
   const std::lock_guard guard(s.lock);
-  s.policy.record(offload_policy::side::cpu, size, seconds);
+  if (synced(s).registered.generation == generation) {
+    s.policy.record(offload_policy::side::cpu, input.size(), seconds);
+  }
 }
 
 }  // namespace fastblake::internal::blake3
@@ -125,8 +148,9 @@ namespace k3 = internal::blake3;
 offload_status current_offload() noexcept {
   k3::state& s = k3::the_state();
   const std::lock_guard guard(s.lock);
+  k3::synced(s);
   offload_status status;
-  if (s.registered != nullptr) status.name = s.registered->name;
+  if (s.registered.plugin != nullptr) status.name = s.registered.plugin->name;
   status.mode = s.mode;
   status.offloaded = s.offloaded;
   status.kept = s.kept;
@@ -142,7 +166,7 @@ void set_offload_mode(offload_mode mode) noexcept {
   const bool known = mode == offload_mode::automatic || mode == offload_mode::forced ||
                      mode == offload_mode::disabled;
   s.mode = known ? mode : offload_mode::disabled;
-  k3::update_floor(s);
+  k3::update_floor(k3::synced(s));
 }
 
 std::uint64_t offload_min_size() noexcept {
@@ -155,7 +179,7 @@ void set_offload_min_size(std::uint64_t bytes) noexcept {
   k3::state& s = k3::the_state();
   const std::lock_guard guard(s.lock);
   s.min_size = bytes;
-  k3::update_floor(s);
+  k3::update_floor(k3::synced(s));
 }
 
 }  // namespace fastblake

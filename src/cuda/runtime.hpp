@@ -1,5 +1,5 @@
-// The CUDA backend's seam between its host driver (context.cpp) and the device: every CUDA
-// runtime call and every kernel launch of the driver goes through one table of function
+// The CUDA backend's seam between its host driver (driver.hpp, context.cpp) and the device: every
+// CUDA runtime call and every kernel launch of the driver goes through one table of function
 // pointers. kernels.cu fills it with the CUDA runtime and the kernels; the unit tests put a fake
 // device in its place (host memory, failures on demand, launches emulated on the CPU), so that
 // the driver's buffers, streams and failure paths are tested on machines without a GPU.

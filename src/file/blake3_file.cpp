@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "blake3/hasher_access.hpp"
 #include "blake3/offload.hpp"
 #include "file/engine.hpp"
 
@@ -19,7 +20,7 @@ constexpr std::string_view family_prefix = "fastblake::blake3";
 class hasher_subtree final : public internal::subtree_parts {
  public:
   hasher_subtree(hasher& h, detail::internal_access::subtree_place place, std::size_t parts)
-      : h_(h), size_(place.size), mode_(detail::internal_access::mode_of(h)) {
+      : h_(h), size_(place.size), mode_(hazmat::mode::of(h)) {
     parts_.reserve(parts);
     for (std::size_t i = 0; i < parts; ++i) {
       hazmat::set_input_offset(parts_.emplace_back(mode_), place.start + i * (size_ / parts));

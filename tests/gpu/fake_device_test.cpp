@@ -1,6 +1,6 @@
-// The CUDA backend's host driver (src/cuda/context.cpp) on a fake device, without a GPU: the
-// runtime table (src/cuda/runtime.hpp) replaced by host memory, streams that defer their work
-// until synchronized, kernels emulated on the CPU with the GPU's own chunk and parent code
+// The CUDA backend's host driver (src/cuda/driver.hpp, context.cpp) on a fake device, without a
+// GPU: the runtime table (src/cuda/runtime.hpp) replaced by host memory, streams that defer their
+// work until synchronized, kernels emulated on the CPU with the GPU's own chunk and parent code
 // (blake3_core.hpp), and a failure injected at any chosen call. Every device access is checked
 // against the buffers allocated, so a write past a buffer or through a null one fails here.
 //

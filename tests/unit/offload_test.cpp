@@ -1,7 +1,8 @@
-// The accelerator offload (src/blake3/offload.hpp): which functions may offload, that results
-// do not change whoever hashes, the policy's choices, and failures falling back to the CPU.
-// A fake accelerator, which hashes its subtrees with the subtree API, stands in for
-// fastblake::cuda, so all of it runs without a GPU.
+// The accelerator offload (fastblake/accelerator.hpp, src/blake3/offload.hpp): which plug-ins
+// are accepted, which functions may offload, that results do not change whoever hashes, the
+// policy's choices, and failures falling back to the CPU. A fake accelerator plug-in, which
+// hashes its subtrees with the subtree API, stands in for fastblake::cuda, so all of it runs
+// without a GPU.
 #include <unistd.h>
 
 #include <cstring>
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fastblake/accelerator.hpp>
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/file.hpp>
@@ -50,15 +52,17 @@ b3::hazmat::chaining_value subtree_cv(const std::byte* input, std::uint64_t size
   return b3::hazmat::finalize_non_root(h);
 }
 
-bool fake_children(const std::byte* input, std::uint64_t size, std::uint64_t chunk_counter,
-                   const b3::hazmat::mode& m, std::uint8_t children[64],
+bool fake_children(std::span<const std::byte> subtree, std::uint64_t chunk_counter,
+                   const b3::hazmat::mode& m, std::span<std::uint8_t, 64> children,
                    std::error_code& error) noexcept {
+  const std::byte* input = subtree.data();
+  const std::uint64_t size = subtree.size();
   const int call = static_cast<int>(fake.sizes.size());
   fake.sizes.push_back(size);
   fake.counters.push_back(chunk_counter);
   if (call == fake.fail_on_call) {
     error = std::make_error_code(std::errc::io_error);
-    std::memset(children, 0xee, 64);
+    std::memset(children.data(), 0xee, 64);
     return false;
   }
   const std::uint64_t offset = chunk_counter * b3::chunk_size;
@@ -70,12 +74,13 @@ bool fake_children(const std::byte* input, std::uint64_t size, std::uint64_t chu
   const std::uint64_t left = b3::hazmat::left_subtree_len(size);
   const b3::hazmat::chaining_value l = subtree_cv(input, left, offset, m);
   const b3::hazmat::chaining_value r = subtree_cv(input + left, size - left, offset + left, m);
-  std::memcpy(children, l.data(), 32);
-  std::memcpy(children + 32, r.data(), 32);
+  std::memcpy(children.data(), l.data(), 32);
+  std::memcpy(children.data() + 32, r.data(), 32);
   return true;
 }
 
-constexpr k3::offload fake_offload{"fake", fake_prepare, fake_children};
+constexpr accelerator::plugin fake_offload{
+    .name = "fake", .prepare = fake_prepare, .subtree_children = fake_children};
 
 // Each test starts with the fake registered, no failure, and the given mode; the accelerator's
 // state (errors, counts) is per process, so each test reads differences.
@@ -84,10 +89,10 @@ class Offload : public ::testing::Test {
   void SetUp() override {
     fake = {};
     saved_min_ = offload_min_size();
-    k3::register_offload(&fake_offload);
+    ASSERT_TRUE(accelerator::register_plugin(&fake_offload));
   }
   void TearDown() override {
-    k3::register_offload(nullptr);
+    EXPECT_TRUE(accelerator::register_plugin(nullptr));
     set_offload_mode(offload_mode::automatic);
     set_offload_min_size(saved_min_);
   }
@@ -247,7 +252,7 @@ TEST_F(Offload, AFailureFallsBackToTheCpuAndStopsOffloading) {
   EXPECT_EQ(current_offload().error, std::errc::io_error);
   EXPECT_EQ(b3::hash(input), want);
   EXPECT_EQ(fake.sizes.size(), 2u) << "no call after the failure";
-  k3::register_offload(&fake_offload);
+  ASSERT_TRUE(accelerator::register_plugin(&fake_offload));
   EXPECT_FALSE(current_offload().error) << "a new registration starts afresh";
 }
 
@@ -261,6 +266,34 @@ TEST_F(Offload, AnAcceleratorThatCannotStartIsNeverCalled) {
   EXPECT_EQ(fake.prepares, 1);
   EXPECT_TRUE(fake.sizes.empty());
   EXPECT_EQ(current_offload().error, std::errc::no_such_device);
+}
+
+TEST_F(Offload, APluginOfAnotherVersionOrWithoutItsFunctionsIsRefused) {
+  set_offload_mode(offload_mode::forced);
+  accelerator::plugin newer = fake_offload;
+  newer.version = accelerator::interface_version + 1;
+  accelerator::plugin older = fake_offload;
+  older.version = 0;
+  accelerator::plugin unnamed = fake_offload;
+  unnamed.name = {};
+  accelerator::plugin no_prepare = fake_offload;
+  no_prepare.prepare = nullptr;
+  accelerator::plugin no_children = fake_offload;
+  no_children.subtree_children = nullptr;
+  for (const accelerator::plugin* p : {&newer, &older, &unnamed, &no_prepare, &no_children}) {
+    EXPECT_FALSE(accelerator::register_plugin(p));
+    EXPECT_EQ(accelerator::registered_plugin_name(), "fake") << "a refusal changes nothing";
+  }
+  const auto input = vector_input(300'000);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_FALSE(fake.sizes.empty()) << "the plug-in registered before still takes subtrees";
+  EXPECT_TRUE(accelerator::register_plugin(nullptr));
+  EXPECT_EQ(accelerator::registered_plugin_name(), "");
+  EXPECT_EQ(current_offload().name, "");
+  const std::size_t calls = fake.sizes.size();
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_EQ(fake.sizes.size(), calls) << "nothing is offloaded once unregistered";
 }
 
 TEST(OffloadPolicy, TriesTheAcceleratorThenTheCpuThenKeepsTheFaster) {
