@@ -87,9 +87,9 @@ void compress_lanes(typename V::word* h, const std::uint8_t* const* blocks, std:
   using reg = typename V::reg;
   constexpr std::size_t n = V::lanes;
   reg hv[8];
-  for (int w = 0; w < 8; ++w) hv[w] = V::load(h + w * n);
-  const reg f0 = V::load(f);
-  const reg f1 = V::load(f + n);
+  for (int w = 0; w < 8; ++w) hv[w] = V::load_words(h + w * n);
+  const reg f0 = V::load_words(f);
+  const reg f1 = V::load_words(f + n);
   alignas(64) W t0[n];
   alignas(64) W t1[n];
   for (std::size_t i = 0; i < n; ++i) {
@@ -103,14 +103,14 @@ void compress_lanes(typename V::word* h, const std::uint8_t* const* blocks, std:
     reg v[16];
     for (int w = 0; w < 8; ++w) v[w] = hv[w];
     for (int w = 0; w < 4; ++w) v[8 + w] = V::set1(V::iv[w]);
-    v[12] = V::xor_(V::set1(V::iv[4]), V::load(t0));
-    v[13] = V::xor_(V::set1(V::iv[5]), V::load(t1));
+    v[12] = V::xor_(V::set1(V::iv[4]), V::load_words(t0));
+    v[13] = V::xor_(V::set1(V::iv[5]), V::load_words(t1));
     v[14] = V::xor_(V::set1(V::iv[6]), f0);
     v[15] = V::xor_(V::set1(V::iv[7]), f1);
     all_rounds<V>(v, m);
     for (int w = 0; w < 8; ++w) hv[w] = V::xor_(hv[w], V::xor_(v[w], v[w + 8]));
   }
-  for (int w = 0; w < 8; ++w) V::store(h + w * n, hv[w]);
+  for (int w = 0; w < 8; ++w) V::store_words(h + w * n, hv[w]);
   for (std::size_t i = 0; i < n; ++i) {
     t[i] = t0[i];
     t[n + i] = t1[i];

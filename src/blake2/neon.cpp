@@ -19,53 +19,29 @@ namespace {
 #include "blake2/compress-inl.hpp"
 #include "blake2/scalar-inl.hpp"
 
-// Rotations right: shift left, then shift right and insert (SRI) the rest; 32-bit halves of a
-// 64-bit word, and 16-bit halves of a 32-bit one, swap with one reversal.
-struct lanes_b_neon {
-  using word = std::uint64_t;
-  using reg = uint64x2_t;
-  static constexpr std::size_t lanes = 2;
+#include "simd/neon-inl.hpp"
+
+struct lanes_b_neon : simd::u64x2 {
   static constexpr int rounds = 12;
   static constexpr const std::uint64_t* iv = iv_b;
-  static reg add(reg a, reg b) { return vaddq_u64(a, b); }
-  static reg xor_(reg a, reg b) { return veorq_u64(a, b); }
-  static reg set1(word w) { return vdupq_n_u64(w); }
-  static reg load(const word* p) { return vld1q_u64(p); }
-  static void store(word* p, reg v) { vst1q_u64(p, v); }
-  template <int N>
-  static reg rotr(reg x) {
-    return vsriq_n_u64(vshlq_n_u64(x, 64 - N), x, N);
-  }
-  static reg rot1(reg x) { return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(x))); }
+  static reg rot1(reg x) { return rotr<32>(x); }
   static reg rot2(reg x) { return rotr<24>(x); }
   static reg rot3(reg x) { return rotr<16>(x); }
   static reg rot4(reg x) { return rotr<63>(x); }
   static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
     for (int k = 0; k < 8; ++k) {
-      const reg r0 = vreinterpretq_u64_u8(vld1q_u8(blocks[0] + offset + 16 * k));
-      const reg r1 = vreinterpretq_u64_u8(vld1q_u8(blocks[1] + offset + 16 * k));
+      const reg r0 = loadu(blocks[0] + offset + 16 * k);
+      const reg r1 = loadu(blocks[1] + offset + 16 * k);
       m[2 * k] = vzip1q_u64(r0, r1);
       m[2 * k + 1] = vzip2q_u64(r0, r1);
     }
   }
 };
 
-struct lanes_s_neon {
-  using word = std::uint32_t;
-  using reg = uint32x4_t;
-  static constexpr std::size_t lanes = 4;
+struct lanes_s_neon : simd::u32x4 {
   static constexpr int rounds = 10;
   static constexpr const std::uint32_t* iv = iv_s;
-  static reg add(reg a, reg b) { return vaddq_u32(a, b); }
-  static reg xor_(reg a, reg b) { return veorq_u32(a, b); }
-  static reg set1(word w) { return vdupq_n_u32(w); }
-  static reg load(const word* p) { return vld1q_u32(p); }
-  static void store(word* p, reg v) { vst1q_u32(p, v); }
-  template <int N>
-  static reg rotr(reg x) {
-    return vsriq_n_u32(vshlq_n_u32(x, 32 - N), x, N);
-  }
-  static reg rot1(reg x) { return vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(x))); }
+  static reg rot1(reg x) { return rotr<16>(x); }
   static reg rot2(reg x) { return rotr<12>(x); }
   static reg rot3(reg x) { return rotr<8>(x); }
   static reg rot4(reg x) { return rotr<7>(x); }
@@ -73,8 +49,7 @@ struct lanes_s_neon {
   static void load_message(const std::uint8_t* const* blocks, std::size_t offset, reg m[16]) {
     for (int k = 0; k < 4; ++k) {
       reg r[4];
-      for (int i = 0; i < 4; ++i)
-        r[i] = vreinterpretq_u32_u8(vld1q_u8(blocks[i] + offset + 16 * k));
+      for (int i = 0; i < 4; ++i) r[i] = loadu(blocks[i] + offset + 16 * k);
       const reg t0 = vzip1q_u32(r[0], r[1]);
       const reg t1 = vzip2q_u32(r[0], r[1]);
       const reg t2 = vzip1q_u32(r[2], r[3]);

@@ -1,6 +1,6 @@
 // BLAKE2 for one message with AVX2 (AVX-512VL rotations where the file's flags allow): the state
 // as four rows of four words (a, b, c, d), the four G functions of a step in one register each.
-// Needs compress-inl.hpp (sigma, advance) and x86_lanes-inl.hpp (the rotations).
+// Needs compress-inl.hpp (sigma, advance) and x86_lanes-inl.hpp (the vectors, the rotations).
 //
 // Between the column and the diagonal step the rows are rotated so that the diagonals line up.
 // The usual way rotates b, c and d; this one keeps b in place and rotates a, c and d: G's
@@ -69,17 +69,9 @@ struct rows_b {
   }
   // Rotations by whole bytes as byte shuffles even where AVX-512VL has a rotate: on Zen 5 the
   // row kernel measured 3% faster so (docs/blake2-kernels.md).
-  static __m256i rot32(__m256i x) { return _mm256_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)); }
-  static __m256i rot24(__m256i x) {
-    return _mm256_shuffle_epi8(
-        x, _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, 3, 4, 5, 6, 7, 0,
-                            1, 2, 11, 12, 13, 14, 15, 8, 9, 10));
-  }
-  static __m256i rot16(__m256i x) {
-    return _mm256_shuffle_epi8(
-        x, _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7,
-                            0, 1, 10, 11, 12, 13, 14, 15, 8, 9));
-  }
+  static __m256i rot32(__m256i x) { return simd::u64x4::rotr_shuffled<32>(x); }
+  static __m256i rot24(__m256i x) { return simd::u64x4::rotr_shuffled<24>(x); }
+  static __m256i rot16(__m256i x) { return simd::u64x4::rotr_shuffled<16>(x); }
   FASTBLAKE_ALWAYS_INLINE static void half(__m256i& a, __m256i& b, __m256i& c, __m256i& d,
                                            __m256i x, __m256i y) {
     a = _mm256_add_epi64(_mm256_add_epi64(a, x), b);

@@ -26,22 +26,14 @@ namespace {
 #include "blake3/x86_stack256-inl.hpp"
 #include "common/avx512_transpose-inl.hpp"
 
-struct vec512 {
-  using reg = __m512i;
-  static constexpr std::size_t lanes = 16;
-
-  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
-  static reg xor_(reg a, reg b) { return _mm512_xor_si512(a, b); }
-  static reg set1(std::uint32_t w) { return _mm512_set1_epi32(static_cast<int>(w)); }
-  static reg loadu(const void* p) { return _mm512_loadu_si512(p); }
-  static void storeu(void* p, reg v) { _mm512_storeu_si512(p, v); }
+struct vec512 : simd::u32x16 {
   static void store_half(void* p, reg v) {
     _mm256_storeu_si256(static_cast<__m256i*>(p), _mm512_castsi512_si256(v));
   }
-  static reg rot16(reg v) { return _mm512_ror_epi32(v, 16); }
-  static reg rot12(reg v) { return _mm512_ror_epi32(v, 12); }
-  static reg rot8(reg v) { return _mm512_ror_epi32(v, 8); }
-  static reg rot7(reg v) { return _mm512_ror_epi32(v, 7); }
+  static reg rot16(reg v) { return rotr<16>(v); }
+  static reg rot12(reg v) { return rotr<12>(v); }
+  static reg rot8(reg v) { return rotr<8>(v); }
+  static reg rot7(reg v) { return rotr<7>(v); }
 
   static void transpose(reg r[16]) { transpose_16x16_epi32(r); }
 
@@ -87,22 +79,18 @@ struct vec512 {
 // Four inputs in one 512-bit vector, each in its own 128-bit quarter as the row form. Used for
 // three or four parents (one block each: 78 ns for four, against 95 for stack_pair<stack256>);
 // for whole chunks the pair is faster (292 against 329 ns per chunk, four chunks).
-struct stack512 {
-  using reg = __m512i;
+struct stack512 : simd::u32x16 {
   static constexpr std::size_t stack = 4;
   static constexpr std::size_t lanes = stack;
 
-  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
-  static reg xor_(reg a, reg b) { return _mm512_xor_si512(a, b); }
-  static reg loadu(const void* p) { return _mm512_loadu_si512(p); }
   static reg row(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
     return _mm512_broadcast_i32x4(_mm_setr_epi32(static_cast<int>(a), static_cast<int>(b),
                                                  static_cast<int>(c), static_cast<int>(d)));
   }
-  static reg rot16(reg v) { return _mm512_ror_epi32(v, 16); }
-  static reg rot12(reg v) { return _mm512_ror_epi32(v, 12); }
-  static reg rot8(reg v) { return _mm512_ror_epi32(v, 8); }
-  static reg rot7(reg v) { return _mm512_ror_epi32(v, 7); }
+  static reg rot16(reg v) { return rotr<16>(v); }
+  static reg rot12(reg v) { return rotr<12>(v); }
+  static reg rot8(reg v) { return rotr<8>(v); }
+  static reg rot7(reg v) { return rotr<7>(v); }
   template <int k>
   static reg rotate_lanes(reg v) {
     return _mm512_shuffle_epi32(

@@ -1,42 +1,17 @@
-// 256-bit vector traits (eight 32-bit lanes) for the x86 kernels: `vec256`.
+// BLAKE3's 256-bit vector type (eight 32-bit lanes) for the x86 kernels, `vec256`: simd::u32x8
+// with BLAKE3's rotations, message loads and transpose and, below AVX-512, the asm rounds.
 //
-// No include guard and no includes: included inside each ISA file's anonymous namespace after
-// <immintrin.h>, so that the rotates use the best instruction that file's flags allow.
+// No include guard: included inside each ISA file's anonymous namespace after <immintrin.h>,
+// so that the rotates use the best instruction that file's flags allow.
 
 #include "blake3/x86_rounds_asm-inl.hpp"
+#include "simd/x86-inl.hpp"
 
-struct vec256 {
-  using reg = __m256i;
-  static constexpr std::size_t lanes = 8;
-
-  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
-  static reg xor_(reg a, reg b) { return _mm256_xor_si256(a, b); }
-  static reg set1(std::uint32_t w) { return _mm256_set1_epi32(static_cast<int>(w)); }
-  static reg loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-  static void storeu(void* p, reg v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
-#if defined(FASTBLAKE_ISA_AVX512)
-  static reg rot16(reg v) { return _mm256_ror_epi32(v, 16); }
-  static reg rot12(reg v) { return _mm256_ror_epi32(v, 12); }
-  static reg rot8(reg v) { return _mm256_ror_epi32(v, 8); }
-  static reg rot7(reg v) { return _mm256_ror_epi32(v, 7); }
-#else
-  // Byte rotations are one byte shuffle.
-  static reg rot16(reg v) {
-    return _mm256_shuffle_epi8(
-        v, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7,
-                            4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-  }
-  static reg rot8(reg v) {
-    return _mm256_shuffle_epi8(
-        v, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6,
-                            7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
-  }
-  static reg rot12(reg v) {
-    return _mm256_or_si256(_mm256_srli_epi32(v, 12), _mm256_slli_epi32(v, 20));
-  }
-  static reg rot7(reg v) {
-    return _mm256_or_si256(_mm256_srli_epi32(v, 7), _mm256_slli_epi32(v, 25));
-  }
+struct vec256 : simd::u32x8 {
+  static reg rot16(reg v) { return rotr<16>(v); }
+  static reg rot12(reg v) { return rotr<12>(v); }
+  static reg rot8(reg v) { return rotr<8>(v); }
+  static reg rot7(reg v) { return rotr<7>(v); }
 #if defined(FASTBLAKE_BLAKE3_ROUNDS_ASM)
   // The byte shuffles of rot16 and rot8, as memory operands of rounds() and compress().
   static constexpr reg rot16_mask = {0x0504070601000302, 0x0D0C0F0E09080B0A, 0x0504070601000302,
@@ -53,7 +28,6 @@ struct vec256 {
     FASTBLAKE_ASM_COMPRESS(FASTBLAKE_ASM_VEX, FASTBLAKE_ASM_3OP, "vpxor", "vmovdqu", "ymm", "32", h,
                            tail, m, spill, rot16_mask, rot8_mask);
   }
-#endif
 #endif
 
   // Words 8t .. 8t + 7 of the blocks at inputs[lane] + offset for t = 0, 1: m[w] holds word w

@@ -8,14 +8,10 @@
 // (simd-inl.hpp's stacked rows): 256-bit operations run at twice the rate of 512-bit ones on
 // AMD Zen 5, so two chunks take about as long as one; with AVX2 the official assembly hashes
 // its last four chunks the same way.
-struct stack256 {
-  using reg = __m256i;
+struct stack256 : simd::u32x8 {
   static constexpr std::size_t stack = 2;
   static constexpr std::size_t lanes = stack;
 
-  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
-  static reg xor_(reg a, reg b) { return _mm256_xor_si256(a, b); }
-  static reg loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
   static reg row(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
     return _mm256_broadcastsi128_si256(_mm_setr_epi32(static_cast<int>(a), static_cast<int>(b),
                                                       static_cast<int>(c), static_cast<int>(d)));
