@@ -1,4 +1,4 @@
-// The CUDA backend's kernels, and the runtime table (runtime.hpp) that launches them.
+// The CUDA backend's kernels, and the launchers of runtime.hpp's table.
 //
 // A resident reduction hashes the chunks, one thread each (blake3_core.hpp: sixteen
 // compressions with the state and message in registers), and each block of 256 threads reduces
@@ -6,12 +6,12 @@
 // up), writing what is left; further launches reduce those nodes the same way (plan.hpp).
 // resident_variant names the alternatives that one device run times against each other.
 // The root is one more compression: on the CPU (context.cpp) or, for output to the device,
-// make_root and root_output here. hash_batch hashes one whole input a thread.
+// make_root and root_output here. hash_batch hashes one whole input a thread. The launchers
+// at the end are what runtime.cpp's table calls.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <string_view>
 
 #include "cuda/blake3_core.hpp"
 #include "cuda/plan.hpp"
@@ -45,7 +45,9 @@ struct byte_load {
   }
 };
 
-__host__ __device__ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+__host__ __device__ bool aligned16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
 
 unsigned grid_for(std::uint64_t threads, unsigned block) {
   return static_cast<unsigned>((threads + block - 1) / block);
@@ -148,7 +150,9 @@ __device__ void chunk_cv(const std::uint8_t* p, std::uint32_t len, std::uint64_t
   }
 }
 
-__host__ __device__ std::uint64_t chunks_of(std::uint64_t size) { return (size + core::chunk_len - 1) / core::chunk_len; }
+__host__ __device__ std::uint64_t chunks_of(std::uint64_t size) {
+  return (size + core::chunk_len - 1) / core::chunk_len;
+}
 
 // Chunk base + t (of `chunks`) of the input, hashed into cv[.][t]; returns how many of the
 // block's chunks exist.
@@ -160,8 +164,8 @@ __device__ unsigned hash_block_chunks(const std::uint8_t* input, std::uint64_t s
   const std::uint64_t chunk = base + threadIdx.x;
   if (chunk < chunks) {
     const std::uint64_t offset = chunk * core::chunk_len;
-    const auto len = static_cast<std::uint32_t>(
-        size - offset < core::chunk_len ? size - offset : core::chunk_len);
+    const auto len = static_cast<std::uint32_t>(size - offset < core::chunk_len ? size - offset
+                                                                                : core::chunk_len);
     std::uint32_t value[8];
     chunk_cv<Load, V>(input + offset, len, first_chunk + chunk, mode, one, value);
 #pragma unroll
@@ -176,9 +180,9 @@ __global__ void __launch_bounds__(block_threads)
     reduce_chunks(const std::uint8_t* input, std::uint64_t size, std::uint64_t first_chunk,
                   kernel_mode mode, std::uint32_t one, unsigned levels, std::uint32_t* out) {
   __shared__ std::uint32_t cv[8][block_threads];
-  const unsigned count = hash_block_chunks<Load, V>(
-      input, size, first_chunk, mode, one, static_cast<std::uint64_t>(blockIdx.x) * block_threads,
-      cv);
+  const unsigned count =
+      hash_block_chunks<Load, V>(input, size, first_chunk, mode, one,
+                                 static_cast<std::uint64_t>(blockIdx.x) * block_threads, cv);
   reduce_block<V>(cv, count, levels, mode, blockIdx.x, out);
 }
 
@@ -195,15 +199,15 @@ __global__ void __launch_bounds__(block_threads)
   if (chunk < chunks) {
     std::uint32_t left[8];
     const std::uint64_t offset = chunk * core::chunk_len;
-    const auto len = static_cast<std::uint32_t>(
-        size - offset < core::chunk_len ? size - offset : core::chunk_len);
+    const auto len = static_cast<std::uint32_t>(size - offset < core::chunk_len ? size - offset
+                                                                                : core::chunk_len);
     chunk_cv<Load, resident_variant::unrolled>(input + offset, len, first_chunk + chunk, mode, 1,
                                                left);
     if (chunk + 1 < chunks) {
       std::uint32_t right[8];
       const std::uint64_t next = offset + core::chunk_len;
-      const auto next_len = static_cast<std::uint32_t>(
-          size - next < core::chunk_len ? size - next : core::chunk_len);
+      const auto next_len =
+          static_cast<std::uint32_t>(size - next < core::chunk_len ? size - next : core::chunk_len);
       chunk_cv<Load, resident_variant::unrolled>(input + next, next_len, first_chunk + chunk + 1,
                                                  mode, 1, right);
       core::chaining_value(core::parent_node(left, right, mode.key, mode.flags), left);
@@ -234,9 +238,9 @@ __global__ void __launch_bounds__(block_threads)
   const unsigned in_block =
       chunks - base < block_threads ? static_cast<unsigned>(chunks - base) : block_threads;
   const unsigned whole_in_block =
-      whole <= base ? 0u
-                    : (whole - base < block_threads ? static_cast<unsigned>(whole - base)
-                                                    : block_threads);
+      whole <= base
+          ? 0u
+          : (whole - base < block_threads ? static_cast<unsigned>(whole - base) : block_threads);
   const auto stage = [&](unsigned b) {
     std::uint32_t* rows = shared + (b & 1) * block_threads * staged_row_words;
 #pragma unroll
@@ -244,10 +248,9 @@ __global__ void __launch_bounds__(block_threads)
       const unsigned segment = k * block_threads + t;
       const unsigned c = segment / 4, part = segment % 4;
       if (c < whole_in_block) {
-        __pipeline_memcpy_async(rows + c * staged_row_words + part * 4,
-                                input + (base + c) * core::chunk_len + b * core::block_len +
-                                    part * 16,
-                                16);
+        __pipeline_memcpy_async(
+            rows + c * staged_row_words + part * 4,
+            input + (base + c) * core::chunk_len + b * core::block_len + part * 16, 16);
       }
     }
     __pipeline_commit();
@@ -277,9 +280,9 @@ __global__ void __launch_bounds__(block_threads)
         m[4 * i + 2] = v.z;
         m[4 * i + 3] = v.w;
       }
-      const std::uint32_t flags = mode.flags | (b == 0 ? core::chunk_start : 0u) |
-                                  (b + 1 == core::chunk_len / core::block_len ? core::chunk_end
-                                                                              : 0u);
+      const std::uint32_t flags =
+          mode.flags | (b == 0 ? core::chunk_start : 0u) |
+          (b + 1 == core::chunk_len / core::block_len ? core::chunk_end : 0u);
       core::compress_in_place(state, m, first_chunk + base + t, core::block_len, flags);
     }
     __syncthreads();  // every thread is done with the rows before they are staged again
@@ -287,10 +290,10 @@ __global__ void __launch_bounds__(block_threads)
   if (t >= whole_in_block && t < in_block) {
     // The input's last, partial chunk: straight from global memory.
     const std::uint64_t offset = (base + t) * core::chunk_len;
-    core::chaining_value(core::chunk_node(input + offset, static_cast<std::uint32_t>(size - offset),
-                                          first_chunk + base + t, mode.key, mode.flags,
-                                          aligned_load{}),
-                         state);
+    core::chaining_value(
+        core::chunk_node(input + offset, static_cast<std::uint32_t>(size - offset),
+                         first_chunk + base + t, mode.key, mode.flags, aligned_load{}),
+        state);
   }
   cv_table cv = reinterpret_cast<cv_table>(shared);
   if (t < in_block) {
@@ -324,7 +327,7 @@ struct tree_stages {
   unsigned levels[8];
   std::uint64_t nodes[8];  // nodes each stage reduces: nodes[0] the chunks
   std::uint32_t* out[8];
-  unsigned* counters[8];   // counters[s]: one per block of stage s (s >= 1)
+  unsigned* counters[8];  // counters[s]: one per block of stage s (s >= 1)
 };
 
 template <class Load>
@@ -544,17 +547,19 @@ cudaError_t reduce_one_launch(const reduce_args& a, cudaStream_t s, const std::u
   }
   const unsigned grid = grid_for(chunks, block_threads);
   if (aligned16(a.input)) {
-    reduce_tree<aligned_load><<<grid, block_threads, 0, s>>>(a.input, a.size, a.first_chunk,
-                                                             a.mode, stages);
+    reduce_tree<aligned_load>
+        <<<grid, block_threads, 0, s>>>(a.input, a.size, a.first_chunk, a.mode, stages);
   } else {
-    reduce_tree<byte_load><<<grid, block_threads, 0, s>>>(a.input, a.size, a.first_chunk, a.mode,
-                                                          stages);
+    reduce_tree<byte_load>
+        <<<grid, block_threads, 0, s>>>(a.input, a.size, a.first_chunk, a.mode, stages);
   }
   *nodes = stages.out[stages.count - 1];
   return cudaGetLastError();
 }
 
-cudaError_t reduce(const reduce_args& a, cudaStream_t s, const std::uint32_t** nodes) {
+}  // namespace
+
+cudaError_t launch_reduce(const reduce_args& a, cudaStream_t s, const std::uint32_t** nodes) {
   return a.variant == resident_variant::one_launch ? reduce_one_launch(a, s, nodes)
                                                    : reduce_per_level(a, s, nodes);
 }
@@ -580,84 +585,5 @@ cudaError_t launch_batch(const batch_args& a, cudaStream_t s) {
   }
   return cudaGetLastError();
 }
-
-// ---- The rest of the table: the CUDA runtime ----
-
-cudaError_t device_name(int device, char name[256]) {
-  cudaDeviceProp properties{};
-  const cudaError_t e = cudaGetDeviceProperties(&properties, device);
-  if (e == cudaSuccess) {
-    for (int i = 0; i < 256; ++i) name[i] = properties.name[i];
-    name[255] = '\0';
-  }
-  return e;
-}
-
-cudaError_t take_error() { return cudaGetLastError(); }
-cudaError_t device_malloc(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
-cudaError_t host_alloc(void** p, std::size_t bytes) {
-  return cudaHostAlloc(p, bytes, cudaHostAllocDefault);
-}
-
-cudaError_t memory_type(const void* p, cudaMemoryType* type) {
-  cudaPointerAttributes attributes{};
-  const cudaError_t e = cudaPointerGetAttributes(&attributes, p);
-  *type = e == cudaSuccess ? attributes.type : cudaMemoryTypeUnregistered;
-  return e;
-}
-
-cudaError_t stream_create(cudaStream_t* s) {
-  return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking);
-}
-
-cudaError_t stream_wait(cudaStream_t waiter, cudaStream_t on) {
-  cudaEvent_t event = nullptr;
-  cudaError_t e = cudaEventCreateWithFlags(&event, cudaEventDisableTiming);
-  if (e != cudaSuccess) return e;
-  e = cudaEventRecord(event, on);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(waiter, event, 0);
-  cudaEventDestroy(event);  // released once the wait is done
-  return e;
-}
-
-cudaError_t copy(void* to, const void* from, std::size_t bytes, cudaStream_t s) {
-  return cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, s);
-}
-
-cudaError_t memset_async(void* p, int value, std::size_t bytes, cudaStream_t s) {
-  return cudaMemsetAsync(p, value, bytes, s);
-}
-
-constexpr runtime the_cuda_runtime{
-    cudaGetDeviceCount, cudaGetDevice, cudaSetDevice,       device_name,
-    take_error,         device_malloc, cudaFree,            host_alloc,
-    cudaFreeHost,       memory_type,   stream_create,       cudaStreamDestroy,
-    cudaStreamSynchronize, stream_wait, copy,               memset_async,
-    reduce,             launch_root_output, launch_batch};
-
-const runtime* replaced = nullptr;
-
-}  // namespace
-
-std::string_view name_of(resident_variant v) noexcept {
-  switch (v) {
-    case resident_variant::unrolled: return "unrolled";
-    case resident_variant::rolled: return "rolled";
-    case resident_variant::imad: return "imad";
-    case resident_variant::compact: return "compact";
-    case resident_variant::pairs: return "pairs";
-    case resident_variant::one_launch: return "one-launch";
-    case resident_variant::staged: return "staged";
-  }
-  return "?";
-}
-
-std::string_view name_of(batch_variant v) noexcept {
-  return v == batch_variant::vector ? "batch-vector" : "batch-bytewise";
-}
-
-const runtime& cuda_runtime() noexcept { return the_cuda_runtime; }
-const runtime& active_runtime() noexcept { return replaced ? *replaced : the_cuda_runtime; }
-void set_runtime_for_testing(const runtime* r) noexcept { replaced = r; }
 
 }  // namespace fastblake::cuda::detail

@@ -120,7 +120,13 @@ struct runtime {
   cudaError_t (*hash_batch)(const batch_args& args, cudaStream_t stream);
 };
 
-/// The CUDA runtime and the kernels (kernels.cu).
+/// The kernels' launchers (kernels.cu), the table's last three entries.
+cudaError_t launch_reduce(const reduce_args& args, cudaStream_t stream,
+                          const std::uint32_t** nodes);
+cudaError_t launch_root_output(const root_args& args, cudaStream_t stream);
+cudaError_t launch_batch(const batch_args& args, cudaStream_t stream);
+
+/// The CUDA runtime and the kernels (runtime.cpp, kernels.cu).
 const runtime& cuda_runtime() noexcept;
 /// What the CUDA backend calls: cuda_runtime() unless a test replaced it.
 const runtime& active_runtime() noexcept;
