@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 MPIEXEC, OURS, OUR_B3SUM, FAIL_IO = (os.path.abspath(a) for a in sys.argv[1:5])
 OFFICIAL = shutil.which("b3sum", path="/usr/bin")
@@ -71,10 +72,26 @@ def check(name, got, want):
         failures.append(f"{name}:\n  got  {shown(got)!r}\n  want {shown(want)!r}")
 
 
-def same(name, ranks, args, stdin=b"", cwd=None, piece=None, reference=None):
+def compare(name, ranks, args, stdin, cwd, piece, reference):
     env = {"FASTBLAKE_MPI_PIECE_SIZE": str(piece)} if piece else None
     want = reference_run([reference or OFFICIAL] + args, stdin, cwd)
     check(f"{name} on {ranks} ranks", mpi(ranks, args, stdin, env, cwd), want)
+
+
+# Two jobs at a time: a run spends most of its time starting and ending its ranks. same()
+# queues a comparison; settle() waits for those queued, before the files change.
+jobs = ThreadPoolExecutor(max_workers=2)
+queued = []
+
+
+def same(name, ranks, args, stdin=b"", cwd=None, piece=None, reference=None):
+    queued.append(jobs.submit(compare, name, ranks, args, stdin, cwd, piece, reference))
+
+
+def settle():
+    for job in queued:
+        job.result()
+    queued.clear()
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -117,6 +134,7 @@ with tempfile.TemporaryDirectory() as d:
         for args in (["--tag"] + names, ["--tag", "-l", "9"] + names,
                      ["--seek", "100", "-l", "50"] + names, ["-z"] + names, ["-r", "."]):
             same(" ".join(args[:3]), ranks, args, b"", d, piece, OUR_B3SUM)
+    settle()
 
     # Check files: OK, FAILED, a missing file, malformed lines; then GNU's options.
     ok = run([OFFICIAL] + names, cwd=d)[1]
@@ -136,6 +154,7 @@ with tempfile.TemporaryDirectory() as d:
         for args in (["-c", "--status", "sums"], ["-c", "--ignore-missing", "sums"],
                      ["-c", "sums", "nosuchsums", "sums"]):
             same(" ".join(args), ranks, args, b"", d, piece, OUR_B3SUM)
+    settle()
 
     # Hundreds of files in one run.
     many = []
@@ -147,6 +166,7 @@ with tempfile.TemporaryDirectory() as d:
         many.append(name)
     for ranks in (4, 8):
         same("300 files", ranks, many, b"", d, piece)
+    settle()
 
     # A sparse file past 4 GiB, in the default pieces of 256 MiB.
     big = os.path.join(d, "sparse")
@@ -154,6 +174,7 @@ with tempfile.TemporaryDirectory() as d:
         f.truncate((4 << 30) + 12345)
     for ranks in (1, 3):
         same("sparse 4 GiB", ranks, ["sparse", names[20]], b"", d)
+    settle()
     os.remove(big)
 
     # Failures on a rank other than the root. The root's reads of the target sleep, so that
