@@ -3,9 +3,10 @@
 // z/Architecture, RVV, WebAssembly's SIMD128). Rotations are written as shifts, which the
 // compilers turn into the instruction set's rotate where it has one.
 //
-// No include guard and no includes: included inside each ISA file's anonymous namespace, after
-// <cstring>, kernels.hpp, compress-inl.hpp and scalar-inl.hpp. Message words are little-endian
-// in memory: on a big-endian target (s390x) each is byte-swapped as it is loaded.
+// No include guard: included inside each ISA file's anonymous namespace, after <cstring>,
+// kernels.hpp, compress-inl.hpp and scalar-inl.hpp; it includes the shared vectors. Message
+// words are little-endian in memory: on a big-endian target (s390x) each is byte-swapped as
+// it is loaded.
 
 #include "simd/vector128-inl.hpp"
 

@@ -1,12 +1,12 @@
 // The vector types of both families' x86 kernels, by word and width: u32x4 and u64x2 (SSE2;
 // byte shuffles with SSSE3), u32x8 and u64x4 (AVX2), u32x16 and u64x8 (AVX-512). Each has what
 // BLAKE's G function needs (add, xor_, set1, loadu and storeu at any address, load_words and
-// store_words of word arrays) and rotr<n>, a rotation of every
-// word right by n bits in the best instructions the including file's flags allow: a rotate
-// with AVX-512 (VL at 128 and 256 bits); else a byte shuffle for whole bytes (a word shuffle
-// for the 32-bit halves of 64-bit words), x + x for the 1-bit left rotation of BLAKE2b (the
-// adder has more ports than the shifter), two shifts for the rest. rotr_shuffled<n> is the
-// shuffle even where AVX-512 has the rotate, for a kernel that measured it faster.
+// store_words of word arrays) and rotr<n>, a rotation of every word right by n bits in the
+// best instructions the including file's flags allow: a rotate with AVX-512 (VL at 128 and
+// 256 bits); else a byte shuffle for whole bytes (a word shuffle for the 32-bit halves of
+// 64-bit words), x + x for the 1-bit left rotation of BLAKE2b (the adder has more ports than
+// the shifter), two shifts for the rest. rotr_shuffled<n> is the shuffle even where AVX-512
+// has the rotate, for a kernel that measured it faster.
 //
 // Each family builds its kernels' types on these (blake3/x86_*-inl.hpp, blake2/x86_*-inl.hpp),
 // adding only what is its own: its rotation amounts, message loads, transposes, asm rounds.
