@@ -29,7 +29,9 @@ offload_mode mode_from_environment() noexcept {
 }
 
 // Everything below is read and written under `lock`: eligible subtrees are megabytes, so one
-// lock a subtree costs nothing, and an accelerator is called one subtree at a time anyway.
+// lock a subtree costs nothing. The lock is never held while the plug-in runs, so that its
+// functions may call the library (current_offload(), offload_min_size(), hashing); `calling`
+// keeps it to one call at a time instead, and any other subtree meanwhile goes to the CPU.
 struct state {
   std::mutex lock;
   // The registration all the rest belongs to; another one starts afresh (synced).
@@ -37,6 +39,7 @@ struct state {
   offload_mode mode = mode_from_environment();
   std::uint64_t min_size = 16u << 20;
   bool prepared = false;
+  bool calling = false;
   std::uint64_t offloaded = 0;
   std::uint64_t kept = 0;
   std::error_code error;
@@ -64,6 +67,7 @@ state& synced(state& s) noexcept {
   if (accelerator::generation.load(std::memory_order_relaxed) != s.registered.generation) {
     s.registered = accelerator::current();
     s.prepared = false;
+    s.calling = false;  // a call under way belongs to the registration before
     s.offloaded = 0;
     s.kept = 0;
     s.error.clear();
@@ -77,34 +81,71 @@ double seconds_since(std::chrono::steady_clock::time_point start) noexcept {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// With the lock held: whether a subtree of `size` bytes may go to the accelerator now.
+bool eligible(const state& s, std::uint64_t size) noexcept {
+  return s.registered.plugin != nullptr && !s.error && !s.calling &&
+         s.mode != offload_mode::disabled &&
+         (s.mode != offload_mode::automatic || size >= s.min_size);
+}
+
+// With the lock held, after a call of the plug-in made without it: false when a registration
+// came meanwhile (the state is the new one's now, and the call's outcome is nobody's).
+bool still_registered(state& s, std::uint64_t generation) noexcept {
+  return synced(s).registered.generation == generation;
+}
+
+// With the lock held after a failed call: the error, kept, and the accelerator not used again.
+void record_failure(state& s, const std::error_code& error, std::errc otherwise) noexcept {
+  s.error = error ? error : std::make_error_code(otherwise);
+  s.calling = false;
+  update_floor(s);
+}
+
 enum class verdict { cpu, cpu_measured, done };
 
-// With the lock held: hashes the subtree on the accelerator if the policy says so.
-verdict try_accelerator(state& s, std::span<const std::byte> input, std::uint64_t chunk_counter,
+// Hashes the subtree on the accelerator if the policy says so; `lock` is held on entry and on
+// return, released around the plug-in's functions.
+verdict try_accelerator(state& s, std::unique_lock<std::mutex>& lock,
+                        std::span<const std::byte> input, std::uint64_t chunk_counter,
                         const fastblake::blake3::hazmat::mode& m,
                         std::span<std::uint8_t, 64> children) noexcept {
+  if (!eligible(synced(s), input.size())) return verdict::cpu;
   const fastblake::accelerator::plugin* p = s.registered.plugin;
-  if (p == nullptr || s.error || s.mode == offload_mode::disabled) return verdict::cpu;
-  if (s.mode == offload_mode::automatic && input.size() < s.min_size) return verdict::cpu;
+  const std::uint64_t generation = s.registered.generation;
+  s.calling = true;
+  std::error_code error;
   if (!s.prepared) {
-    if (!p->prepare(s.error)) {
-      if (!s.error) s.error = std::make_error_code(std::errc::no_such_device);
-      update_floor(s);
+    lock.unlock();
+    const bool ready = p->prepare(error);
+    lock.lock();
+    if (!still_registered(s, generation)) return verdict::cpu;
+    if (!ready) {
+      record_failure(s, error, std::errc::no_such_device);
       return verdict::cpu;
     }
     s.prepared = true;
+    // prepare() may have changed the mode or the minimum size.
+    s.calling = false;
+    if (!eligible(s, input.size())) return verdict::cpu;
+    s.calling = true;
   }
   if (s.mode == offload_mode::automatic && s.policy.choose() == offload_policy::side::cpu) {
     ++s.kept;
+    s.calling = false;
     return verdict::cpu_measured;
   }
+  lock.unlock();
   const auto start = std::chrono::steady_clock::now();
-  if (!p->subtree_children(input, chunk_counter, m, children, s.error)) {
-    if (!s.error) s.error = std::make_error_code(std::errc::io_error);
-    update_floor(s);
+  const bool hashed = p->subtree_children(input, chunk_counter, m, children, error);
+  const double seconds = seconds_since(start);
+  lock.lock();
+  if (!still_registered(s, generation)) return hashed ? verdict::done : verdict::cpu;
+  if (!hashed) {
+    record_failure(s, error, std::errc::io_error);
     return verdict::cpu;
   }
-  s.policy.record(offload_policy::side::accelerator, input.size(), seconds_since(start));
+  s.calling = false;
+  s.policy.record(offload_policy::side::accelerator, input.size(), seconds);
   ++s.offloaded;
   return verdict::done;
 }
@@ -115,16 +156,10 @@ void subtree_children(std::span<const std::byte> input, std::uint64_t chunk_coun
                       const fastblake::blake3::hazmat::mode& m,
                       std::span<std::uint8_t, 64> children, cpu_work on_cpu) noexcept {
   state& s = the_state();
-  verdict v = verdict::cpu;
-  std::uint64_t generation = 0;
-  {
-    // A second thread finds the accelerator busy and hashes on the CPU instead of waiting.
-    const std::unique_lock guard(s.lock, std::try_to_lock);
-    if (guard.owns_lock()) {
-      v = try_accelerator(synced(s), input, chunk_counter, m, children);
-      generation = s.registered.generation;
-    }
-  }
+  std::unique_lock lock(s.lock);
+  const verdict v = try_accelerator(s, lock, input, chunk_counter, m, children);
+  const std::uint64_t generation = s.registered.generation;
+  lock.unlock();
   if (v == verdict::done) return;
   if (v == verdict::cpu) {
     on_cpu();
@@ -133,8 +168,8 @@ void subtree_children(std::span<const std::byte> input, std::uint64_t chunk_coun
   const auto start = std::chrono::steady_clock::now();
   on_cpu();
   const double seconds = seconds_since(start);
-  const std::lock_guard guard(s.lock);
-  if (synced(s).registered.generation == generation) {
+  lock.lock();
+  if (still_registered(s, generation)) {
     s.policy.record(offload_policy::side::cpu, input.size(), seconds);
   }
 }

@@ -46,6 +46,10 @@ constexpr std::uint64_t read_ahead_distance = 64u << 20;
 // buffer of its own, which stays in the core's caches while it is hashed: 64 KiB was
 // the fastest of 16 KiB to 256 KiB on a 256 MiB file in the page cache (AMD EPYC Zen 4).
 constexpr std::size_t part_buffer_size = 64u << 10;
+// A descriptor opened with O_DIRECT reads only whole blocks of its device into memory aligned
+// to them: 4096 bytes is a multiple of every logical block size Linux's file systems use (512
+// and 4096), and the read buffers are that aligned for every descriptor.
+constexpr std::size_t direct_alignment = 4096;
 
 class file_error_category final : public std::error_category {
  public:
@@ -65,7 +69,19 @@ struct source {
   int fd;
   struct stat info;
   std::uint64_t offset;  // where hashing starts (a descriptor's current offset)
+  bool direct;           // opened with O_DIRECT
 };
+
+// Read buffers aligned for O_DIRECT (direct_alignment), for every descriptor: nothing costs.
+struct aligned_delete {
+  void operator()(std::byte* p) const noexcept {
+    ::operator delete[](p, std::align_val_t{direct_alignment});
+  }
+};
+using aligned_buffer = std::unique_ptr<std::byte[], aligned_delete>;
+aligned_buffer allocate_aligned(std::size_t size) noexcept {
+  return aligned_buffer(new (std::align_val_t{direct_alignment}, std::nothrow) std::byte[size]);
+}
 
 // Calls the progress callback; false when it asks to stop.
 bool report(const file_options& options, std::uint64_t done, std::uint64_t total) {
@@ -163,9 +179,10 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
   // Small files go through one stack buffer, in one pread when their size is known: a 2 MiB
   // allocation per file (an mmap and munmap, and page faults) would cost more than hashing
   // them, and so would a second pread to find the end. Streams of unknown size start there
-  // too, and move to the big buffers only if they go on.
+  // too, and move to the big buffers only if they go on. (Not for O_DIRECT, whose reads must be
+  // whole blocks into aligned memory: the big buffers are.)
   std::uint64_t done = 0;
-  if (total <= small_file_size) {
+  if (total <= small_file_size && !src.direct) {
     std::byte buffer[small_file_size + 1];
     // total fits: it is at most small_file_size here.
     const ssize_t n =
@@ -181,7 +198,7 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
       return {};
     }
   }
-  std::unique_ptr<std::byte[]> buffers(new (std::nothrow) std::byte[2 * read_buffer_size]);
+  const aligned_buffer buffers = allocate_aligned(2 * read_buffer_size);
   if (!buffers) return std::make_error_code(std::errc::not_enough_memory);
   std::byte* current = buffers.get();
   std::byte* next = buffers.get() + read_buffer_size;
@@ -200,7 +217,13 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
   std::uint64_t unread = bounded ? total : std::numeric_limits<std::uint64_t>::max();
   const auto read_into = [&](std::byte* buffer) {
     const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(read_buffer_size, unread));
-    const ssize_t n = want == 0 ? 0 : read_fully(src.fd, buffer, want, at);
+    // O_DIRECT reads whole blocks, of which only `want` bytes are the file's to hash here
+    // (read_buffer_size is whole blocks, so the rounded request fits).
+    const std::size_t asked = src.direct ? (want + direct_alignment - 1) / direct_alignment *
+                                               direct_alignment
+                                         : want;
+    ssize_t n = want == 0 ? 0 : read_fully(src.fd, buffer, asked, at);
+    if (n > static_cast<ssize_t>(want)) n = static_cast<ssize_t>(want);
     if (n > 0) unread -= static_cast<std::uint64_t>(n);
     return n;
   };
@@ -261,7 +284,7 @@ void for_each_part(thread_pool& pool, std::size_t from, std::size_t to, const Pa
 // Reads part `part` of a subtree, `size` bytes from file offset `offset`, into subtree.
 std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size, subtree_parts& subtree,
                           std::size_t part) {
-  const std::unique_ptr<std::byte[]> buffer(new (std::nothrow) std::byte[part_buffer_size]);
+  const aligned_buffer buffer = allocate_aligned(part_buffer_size);
   if (!buffer) return std::make_error_code(std::errc::not_enough_memory);
   auto position = static_cast<off_t>(offset);
   for (std::uint64_t left = size; left > 0;) {
@@ -302,6 +325,16 @@ std::error_code read_in_parts(file_sink& h, int fd, std::uint64_t offset, std::u
   return {};
 }
 
+// Whether the file of src is now shorter than `end`. A mapped file that shrinks by part of a
+// page raises no SIGBUS: the kernel zeros the rest of its new last page, and the mapping shows
+// those zeros as if they were the file's. The kernel sets the new size before it zeros the
+// page, so a size read after the last load from the mapping tells whether any load may have
+// seen them.
+bool shrank_below(const source& src, std::uint64_t end) noexcept {
+  struct stat now;
+  return fstat(src.fd, &now) != 0 || static_cast<std::uint64_t>(now.st_size) < end;
+}
+
 // may_offload: the strategy was automatic, so an accelerator may take subtrees (backend.hpp).
 // may_read_parts: the strategy was automatic, so windows may be read in parts instead, where
 // that has been faster (choose_window_way).
@@ -325,8 +358,10 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
     std::size_t size;
     ~unmap_at_exit() { munmap(data, size); }
   } const unmap{map, static_cast<std::size_t>(map_len)};
-  madvise(map, static_cast<std::size_t>(map_len), MADV_SEQUENTIAL);
   const sigbus_guard guard(map, static_cast<std::size_t>(map_len));
+  // No memory left for the guard's table: read instead, as from a file system that cannot map.
+  if (!guard.active()) return std::make_error_code(std::errc::no_such_device);
+  madvise(map, static_cast<std::size_t>(map_len), MADV_SEQUENTIAL);
   thread_pool* pool = parallel ? pool_of(options) : nullptr;
 
   const auto* data = static_cast<const std::byte*>(map) + (src.offset - map_from);
@@ -379,7 +414,7 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
       if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
     }
   }
-  if (guard.faulted()) return make_error_code(file_errc::truncated);
+  if (guard.faulted() || shrank_below(src, size)) return make_error_code(file_errc::truncated);
   if (!report(options, done, total)) return std::make_error_code(std::errc::operation_canceled);
   return {};
 }
@@ -399,7 +434,7 @@ thread_pool* pool_of(const file_options& options) noexcept {
 
 std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool threads,
                         bool opened_here, const struct stat* known) {
-  source src{fd, {}, 0};
+  source src{fd, {}, 0, false};
   if (known != nullptr) {
     src.info = *known;
   } else if (fstat(fd, &src.info) != 0) {
@@ -432,6 +467,10 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
       static_cast<std::uint64_t>(src.info.st_size) - src.offset > options.max_length) {
     src.info.st_size = static_cast<off_t>(src.offset + options.max_length);
   }
+#ifdef O_DIRECT
+  // (A descriptor opened here never has O_DIRECT.)
+  src.direct = !opened_here && (fcntl(fd, F_GETFL) & O_DIRECT) != 0;
+#endif
   const bool automatic = strategy == file_strategy::automatic;
   if (automatic) {
     strategy = regular && static_cast<std::uint64_t>(src.info.st_size) >=
@@ -439,6 +478,10 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
                    ? file_strategy::mmap_parallel
                    : file_strategy::read;
   }
+  // O_DIRECT reads whole blocks at block-aligned offsets, which a regular file's offset and
+  // limit need not be: such a file is mapped, by the page cache, which has no such rule (and
+  // gives the same bytes). Streams and other files are read in aligned whole blocks.
+  if (src.direct && regular && strategy == file_strategy::read) strategy = file_strategy::mmap;
   // Nothing to map when the size is 0 (files in /proc say 0 whatever they hold): read.
   if (strategy != file_strategy::read && strategy != file_strategy::stream &&
       (!regular || static_cast<std::uint64_t>(src.info.st_size) <= src.offset)) {
@@ -451,8 +494,9 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
       ec = hash_by_reading(h, src, options, threads);
     } else {
       ec = hash_by_mapping(h, src, options, strategy == file_strategy::mmap_parallel,
-                           automatic && threads, automatic && threads);
-      // A file system that cannot map files can still be read.
+                           automatic && threads, automatic && threads && !src.direct);
+      // A file system that cannot map files can still be read (and so can a file whose
+      // mapping could not be guarded).
       if (ec == std::errc::no_such_device) ec = hash_by_reading(h, src, options, threads);
     }
   } catch (const std::bad_alloc&) {

@@ -6,31 +6,42 @@
 #include <unistd.h>
 
 #include <mutex>
+#include <new>
 
 namespace fastblake::internal {
 namespace {
 
-// Mappings being hashed, for the signal handler.
-constexpr std::size_t max_guarded_ranges = 256;
-guarded_range guarded[max_guarded_ranges];
+// The mappings being hashed, for the signal handler: a list of blocks of slots that only ever
+// grows (a block is never freed, so the handler can walk the list at any moment without a
+// lock), one block more each time every slot is busy.
+struct guard_block {
+  static constexpr std::size_t slots = 64;
+  guarded_range ranges[slots];
+  std::atomic<guard_block*> next{nullptr};
+};
+guard_block first_block;
 struct sigaction previous_sigbus {};
 
 void on_sigbus(int signal, siginfo_t* info, void* context) {
   const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  for (guarded_range& r : guarded) {
-    const std::uintptr_t begin = r.begin.load();
-    const std::uintptr_t end = r.end.load();
-    if (address < begin || address >= end) continue;
-    // The file ends before this page now: map zeros from here to the end of the mapping, so
-    // that hashing runs to completion (and fails), then return to retry the faulting load.
-    const std::uintptr_t from = address & ~(page - 1);
-    if (mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-      r.faulted.store(true);
-      return;
+  for (guard_block* block = &first_block; block != nullptr; block = block->next.load()) {
+    for (guarded_range& r : block->ranges) {
+      const std::uintptr_t begin = r.begin.load();
+      const std::uintptr_t end = r.end.load();
+      if (address < begin || address >= end) continue;
+      // The file ends before this page now: map zeros from here to the end of the mapping, so
+      // that hashing runs to completion (and fails), then return to retry the faulting load.
+      const std::uintptr_t from = address & ~(page - 1);
+      if (mmap(reinterpret_cast<void*>(from), end - from, PROT_READ,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+        r.faulted.store(true);
+        return;
+      }
+      block = nullptr;  // cannot be mended: as if it were not ours
+      break;
     }
-    break;
+    if (block == nullptr) break;
   }
   // Not a mapping of ours: whatever handled SIGBUS before.
   if ((previous_sigbus.sa_flags & SA_SIGINFO) != 0) {
@@ -44,7 +55,7 @@ void on_sigbus(int signal, siginfo_t* info, void* context) {
   }
 }
 
-void install_sigbus_handler() {
+void install_sigbus_handler() noexcept {
   static std::once_flag once;
   std::call_once(once, [] {
     struct sigaction action {};
@@ -55,19 +66,39 @@ void install_sigbus_handler() {
   });
 }
 
-}  // namespace
-
-sigbus_guard::sigbus_guard(const void* data, std::size_t size) {
-  install_sigbus_handler();
-  const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  for (guarded_range& r : guarded) {
+// A free slot of `block` taken for [begin, end), or nullptr.
+guarded_range* take_slot(guard_block& block, std::uintptr_t begin, std::uintptr_t end) noexcept {
+  for (guarded_range& r : block.ranges) {
     std::uintptr_t expected = 0;
     if (r.begin.compare_exchange_strong(expected, begin)) {
       r.faulted.store(false);
-      r.end.store(begin + size);
-      range_ = &r;
-      return;
+      r.end.store(end);
+      return &r;
     }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+sigbus_guard::sigbus_guard(const void* data, std::size_t size) noexcept {
+  install_sigbus_handler();
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  for (guard_block* block = &first_block;;) {
+    range_ = take_slot(*block, begin, begin + size);
+    if (range_ != nullptr) return;
+    guard_block* next = block->next.load();
+    if (next == nullptr) {
+      auto* added = new (std::nothrow) guard_block;
+      if (added == nullptr) return;
+      // Another thread may have added one meanwhile: then that one is next, and ours goes.
+      if (!block->next.compare_exchange_strong(next, added)) {
+        delete added;
+      } else {
+        next = added;
+      }
+    }
+    block = next;
   }
 }
 

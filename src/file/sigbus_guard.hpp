@@ -3,6 +3,9 @@
 // guard lives, a fault in its range maps zeros over the rest of the mapping instead, so that
 // hashing runs to its end and the guard reports the fault (the caller then fails with
 // file_errc::truncated). Faults elsewhere go to whatever handled SIGBUS before.
+//
+// A shrink that leaves part of the last page is no fault at all: the kernel shows the rest of
+// that page as zeros. The guard cannot see it; the caller compares the file's size afterwards.
 #pragma once
 
 #include <atomic>
@@ -18,11 +21,12 @@ struct guarded_range {
   std::atomic<bool> faulted{false};
 };
 
-/// Registers [data, data + size) with the handler for its lifetime (unguarded when all slots
-/// are busy, as mmap is without it).
+/// Registers [data, data + size) with the handler for its lifetime. The table grows with the
+/// mappings hashed at once, without limit; only when memory for it runs out is a guard
+/// inactive (active() false), and the caller must then read the file instead of mapping it.
 class sigbus_guard {
  public:
-  sigbus_guard(const void* data, std::size_t size);
+  sigbus_guard(const void* data, std::size_t size) noexcept;
   ~sigbus_guard() {
     if (range_ != nullptr) {
       range_->end.store(0);
@@ -32,6 +36,7 @@ class sigbus_guard {
   sigbus_guard(const sigbus_guard&) = delete;
   sigbus_guard& operator=(const sigbus_guard&) = delete;
 
+  bool active() const noexcept { return range_ != nullptr; }
   bool faulted() const noexcept { return range_ != nullptr && range_->faulted.load(); }
 
  private:

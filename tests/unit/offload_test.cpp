@@ -5,11 +5,18 @@
 // without a GPU.
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -294,6 +301,93 @@ TEST_F(Offload, APluginOfAnotherVersionOrWithoutItsFunctionsIsRefused) {
   const std::size_t calls = fake.sizes.size();
   EXPECT_EQ(b3::hash(input), want);
   EXPECT_EQ(fake.sizes.size(), calls) << "nothing is offloaded once unregistered";
+}
+
+// A plug-in may call back into the library from its functions: what backend.hpp offers
+// (current_offload, offload_min_size, set_offload_min_size) and hashing itself, which then stays
+// on the CPU, as the plug-in is never called while it is already being called.
+std::atomic<int> reentrant_inside{0};
+std::atomic<bool> reentrant_overlapped{false};
+std::atomic<int> reentrant_calls{0};
+
+struct inside_plugin {
+  inside_plugin() {
+    if (reentrant_inside.fetch_add(1) != 0) reentrant_overlapped = true;
+  }
+  ~inside_plugin() { reentrant_inside.fetch_sub(1); }
+  inside_plugin(const inside_plugin&) = delete;
+  inside_plugin& operator=(const inside_plugin&) = delete;
+};
+
+bool reentrant_prepare(std::error_code& error) noexcept {
+  const inside_plugin inside;
+  set_offload_min_size(offload_min_size());
+  (void)current_offload();
+  return fake_prepare(error);
+}
+
+bool reentrant_children(std::span<const std::byte> subtree, std::uint64_t chunk_counter,
+                        const b3::hazmat::mode& m, std::span<std::uint8_t, 64> children,
+                        std::error_code& error) noexcept {
+  const inside_plugin inside;
+  ++reentrant_calls;
+  const offload_status status = current_offload();
+  if (status.name != "reentrant" || offload_min_size() == 0) return false;
+  // Hashing from inside the plug-in: on the CPU, never into this plug-in again.
+  const int calls = reentrant_calls.load();
+  (void)b3::hash(subtree);
+  if (reentrant_calls.load() != calls) return false;
+  return fake_children(subtree, chunk_counter, m, children, error);
+}
+
+constexpr accelerator::plugin reentrant_offload{
+    .name = "reentrant", .prepare = reentrant_prepare, .subtree_children = reentrant_children};
+
+// Runs f on a thread of its own; a call that does not return within a minute is a deadlock,
+// which ends the test program (its thread cannot be taken back).
+template <class F>
+void within_a_minute(F f) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  std::thread([f = std::move(f), done] {
+    f();
+    done->set_value();
+  }).detach();
+  if (finished.wait_for(std::chrono::minutes(1)) != std::future_status::ready) {
+    std::fprintf(stderr, "deadlock: a plug-in's call into the library never returned\n");
+    std::_Exit(1);
+  }
+}
+
+TEST_F(Offload, APluginMayCallTheLibraryFromItsFunctions) {
+  ASSERT_TRUE(accelerator::register_plugin(&reentrant_offload));
+  const auto input = vector_input(3u << 20);
+  const auto want = on_cpu([&] { return b3::hash(input); });
+  for (const offload_mode mode : {offload_mode::forced, offload_mode::automatic}) {
+    set_offload_mode(mode);
+    set_offload_min_size(1u << 20);
+    reentrant_overlapped = false;
+    const int calls = reentrant_calls.load();
+    const offload_status before = current_offload();
+    within_a_minute([&] {
+      // Two threads at once: one of them at a time in the plug-in, the other on the CPU.
+      std::thread other([&] {
+        for (int i = 0; i < 8; ++i) EXPECT_EQ(b3::hash(input), want);
+      });
+      for (int i = 0; i < 8; ++i) EXPECT_EQ(b3::hash(input), want);
+      other.join();
+    });
+    // Forced, every subtree the plug-in was free to take; automatic, those the policy gave it.
+    const offload_status after = current_offload();
+    EXPECT_GT(after.offloaded + after.kept, before.offloaded + before.kept);
+    if (mode == offload_mode::forced) {
+      EXPECT_GT(reentrant_calls.load(), calls);
+    }
+    EXPECT_FALSE(reentrant_overlapped) << "the plug-in was called while it was being called";
+    EXPECT_FALSE(current_offload().error) << current_offload().error.message();
+    EXPECT_EQ(fake.prepares, 1);
+  }
+  EXPECT_FALSE(fake.invalid_subtree);
 }
 
 TEST(OffloadPolicy, TriesTheAcceleratorThenTheCpuThenKeepsTheFaster) {
