@@ -54,7 +54,8 @@ struct plugin {
 /// Makes p the accelerator of this process; nullptr unregisters. The last registration wins
 /// and starts afresh: nothing measured, no error, nothing counted. p must outlive its use (a
 /// static object). Returns false, and changes nothing, when p is refused: its version is not
-/// interface_version, or a function or its name is missing.
+/// interface_version, or a function or its name is missing (or, never seen, when the 24 bytes
+/// a registration keeps for the process's life cannot be allocated).
 FASTBLAKE_API bool register_plugin(const plugin* p) noexcept;
 
 /// The registered plug-in's name; empty when none is.

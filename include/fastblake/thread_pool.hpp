@@ -51,6 +51,10 @@ void call_erased(void* f) {
 /// thread waiting for its other half runs queued work meanwhile, so every thread stays busy
 /// while there is any. join() never allocates. The destructor stops and joins the workers;
 /// no join() may be running then.
+///
+/// A pool is fork-safe: the child of a fork() has none of the parent's threads, so a pool it
+/// inherited starts workers of its own at its first join() there (and, until the system gives
+/// it threads, runs both halves on the calling thread); the parent's pool goes on unchanged.
 class FASTBLAKE_API thread_pool {
  public:
   /// The most threads a pool takes.
@@ -92,7 +96,10 @@ class FASTBLAKE_API thread_pool {
   void fork_join(detail::pool_task& offered, void (*run_here)(void*), void* context);
 
   struct shared;
-  std::unique_ptr<shared> shared_;
+  shared* restart_after_fork() noexcept;
+
+  // Owned; replaced in a child of fork() (thread_pool.cpp).
+  std::atomic<shared*> shared_{nullptr};
   std::size_t size_;
 };
 

@@ -2,6 +2,9 @@
 #include "accelerator/registry.hpp"
 
 #include <mutex>
+#include <new>
+
+#include "common/fork_safe_mutex.hpp"
 
 namespace fastblake::internal::accelerator {
 
@@ -9,9 +12,19 @@ std::atomic<std::uint64_t> generation{0};
 
 namespace {
 
-struct store {
-  std::mutex lock;
+// Each registration is a node of its own, never changed or freed once published (they are a
+// handful in a process's life), so that current() reads one pointer, without a lock: a caller
+// that holds a lock of its own may ask (the offload policy does). Each node keeps the one before
+// it, so all stay reachable.
+struct node {
   registration current;
+  const node* before = nullptr;
+};
+
+struct store {
+  fork_safe_mutex lock;  // serializes replace()
+  const node first{};
+  std::atomic<const node*> latest{&first};
 };
 
 store& the_store() noexcept {
@@ -27,18 +40,18 @@ bool acceptable(const fastblake::accelerator::plugin& p) noexcept {
 }  // namespace
 
 registration current() noexcept {
-  store& s = the_store();
-  const std::lock_guard guard(s.lock);
-  return s.current;
+  return the_store().latest.load(std::memory_order_acquire)->current;
 }
 
 bool replace(const fastblake::accelerator::plugin* p) noexcept {
   if (p != nullptr && !acceptable(*p)) return false;
   store& s = the_store();
   const std::lock_guard guard(s.lock);
-  s.current.plugin = p;
-  ++s.current.generation;
-  generation.store(s.current.generation, std::memory_order_relaxed);
+  const node* before = s.latest.load(std::memory_order_relaxed);
+  const node* added = new (std::nothrow) node{{p, before->current.generation + 1}, before};
+  if (added == nullptr) return false;
+  s.latest.store(added, std::memory_order_release);
+  generation.store(added->current.generation, std::memory_order_relaxed);
   return true;
 }
 

@@ -17,7 +17,7 @@ struct registration {
   std::uint64_t generation = 0;
 };
 
-/// The current registration, read under the registry's lock.
+/// The current registration: one atomic load, no lock (a caller may hold a lock of its own).
 registration current() noexcept;
 
 /// Registers p (nullptr: none); false, changing nothing, when p is refused (register_plugin).

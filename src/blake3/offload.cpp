@@ -8,6 +8,7 @@
 #include <fastblake/backend.hpp>
 
 #include "backend/backend.hpp"
+#include "common/fork_safe_mutex.hpp"
 
 namespace fastblake::internal::blake3 {
 
@@ -33,7 +34,7 @@ offload_mode mode_from_environment() noexcept {
 // functions may call the library (current_offload(), offload_min_size(), hashing); `calling`
 // keeps it to one call at a time instead, and any other subtree meanwhile goes to the CPU.
 struct state {
-  std::mutex lock;
+  fork_safe_mutex lock;
   // The registration all the rest belongs to; another one starts afresh (synced).
   accelerator::registration registered;
   offload_mode mode = mode_from_environment();
@@ -105,7 +106,7 @@ enum class verdict { cpu, cpu_measured, done };
 
 // Hashes the subtree on the accelerator if the policy says so; `lock` is held on entry and on
 // return, released around the plug-in's functions.
-verdict try_accelerator(state& s, std::unique_lock<std::mutex>& lock,
+verdict try_accelerator(state& s, std::unique_lock<fork_safe_mutex>& lock,
                         std::span<const std::byte> input, std::uint64_t chunk_counter,
                         const fastblake::blake3::hazmat::mode& m,
                         std::span<std::uint8_t, 64> children) noexcept {

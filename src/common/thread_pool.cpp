@@ -1,6 +1,7 @@
 #include <fastblake/thread_pool.hpp>
 
 #include "common/automatic_pool.hpp"
+#include "common/fork_safe_mutex.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -16,8 +17,10 @@
 #include <thread>
 #include <vector>
 
-#if defined(__linux__)
+#if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
+#endif
+#if defined(__linux__)
 #include <sched.h>
 #endif
 
@@ -59,6 +62,24 @@ bool spin_until(const Ready& ready) {
   }
 }
 
+// fork() leaves the child only the thread that called it: every pool's workers stay behind in
+// the parent, and a pool's lock may be held there by a thread the child does not have. So each
+// pool's state belongs to one generation of forks, which the child counts up; a pool used in a
+// later generation leaves its old state alone (leaked: its threads and locks are not the
+// child's to join or take) and starts afresh (restart_after_fork). adopt_mutex serializes the
+// restarts.
+std::atomic<std::uint64_t> fork_generation{0};
+internal::fork_safe_mutex adopt_mutex;
+
+[[maybe_unused]] const int fork_counted = [] {
+#if defined(__unix__) || defined(__APPLE__)
+  return pthread_atfork(nullptr, nullptr,
+                        [] { fork_generation.fetch_add(1, std::memory_order_relaxed); });
+#else
+  return 0;
+#endif
+}();
+
 }  // namespace
 
 // One mutex guards the queue and every task's flags; `queued` and `sleepers` mirror what it
@@ -67,6 +88,8 @@ bool spin_until(const Ready& ready) {
 // next to them. One condition variable is signalled, only when some thread sleeps, when work
 // is queued or a taken task finishes; every sleeper looks for both.
 struct thread_pool::shared {
+  // The fork generation the workers were started in.
+  std::uint64_t generation = fork_generation.load(std::memory_order_relaxed);
   std::mutex mutex;
   std::condition_variable changed;
   pool_task* head = nullptr;  // oldest
@@ -132,6 +155,28 @@ struct thread_pool::shared {
     workers.clear();
   }
 
+  // A state with its workers started: as many of threads - 1 as the system gives when `all`
+  // is false, else all of them or std::system_error.
+  static std::unique_ptr<shared> started(std::size_t threads, bool all) {
+    auto s = std::make_unique<shared>();
+    s->workers.reserve(threads - 1);
+    try {
+      for (std::size_t i = 1; i < threads; ++i)
+        s->workers.emplace_back([raw = s.get()] { raw->work(); });
+    } catch (...) {
+      if (all) {
+        s->stop();
+        throw;
+      }
+    }
+    return s;
+  }
+
+  // Whether this state's workers are this process's (no fork since they started).
+  bool of_this_generation() const noexcept {
+    return generation == fork_generation.load(std::memory_order_acquire);
+  }
+
   void work() {
 #if defined(__linux__)
     // Run the workers as SCHED_BATCH: same share of the CPU, but a woken worker never preempts
@@ -172,32 +217,57 @@ struct thread_pool::shared {
   }
 };
 
-thread_pool::thread_pool(std::size_t threads)
-    : shared_(std::make_unique<shared>()), size_(threads == 0 ? default_threads() : threads) {
+thread_pool::thread_pool(std::size_t threads) : size_(threads == 0 ? default_threads() : threads) {
   if (size_ > max_threads) {
     throw std::system_error(std::make_error_code(std::errc::invalid_argument),
                             "fastblake::thread_pool: " + std::to_string(size_) +
                                 " threads asked for, at most " + std::to_string(max_threads));
   }
-  shared_->workers.reserve(size_ - 1);
-  try {
-    for (std::size_t i = 1; i < size_; ++i)
-      shared_->workers.emplace_back([s = shared_.get()] { s->work(); });
-  } catch (...) {
-    shared_->stop();
-    throw;
+  shared_.store(shared::started(size_, true).release(), std::memory_order_release);
+}
+
+thread_pool::~thread_pool() {
+  shared* s = shared_.load(std::memory_order_acquire);
+  // A state from before a fork is the parent's: its workers cannot be joined here.
+  if (s != nullptr && s->of_this_generation()) {
+    s->stop();
+    delete s;
   }
 }
 
-thread_pool::~thread_pool() { shared_->stop(); }
-
 std::size_t thread_pool::size() const noexcept { return size_; }
 
-std::size_t thread_pool::sleeping() const noexcept { return shared_->sleepers.load(); }
+std::size_t thread_pool::sleeping() const noexcept {
+  const shared* s = shared_.load(std::memory_order_acquire);
+  // After a fork, no worker is awake until the next join starts them.
+  return s != nullptr && s->of_this_generation() ? s->sleepers.load() : size_ - 1;
+}
+
+// In a child of fork(): a fresh state with workers of its own, or, when the system gives no
+// thread or memory now, nullptr (the caller then runs everything itself, as a pool of one).
+thread_pool::shared* thread_pool::restart_after_fork() noexcept {
+  const std::lock_guard lock(adopt_mutex);
+  shared* s = shared_.load(std::memory_order_acquire);
+  if (s != nullptr && s->of_this_generation()) return s;
+  try {
+    s = shared::started(size_, false).release();
+  } catch (...) {
+    return nullptr;
+  }
+  shared_.store(s, std::memory_order_release);
+  return s;
+}
 
 void thread_pool::fork_join(pool_task& offered, void (*run_here)(void*), void* context) {
   std::exception_ptr here_error;
-  if (size_ == 1) {
+  shared* current = nullptr;
+  if (size_ > 1) {
+    current = shared_.load(std::memory_order_acquire);
+    if (!current->of_this_generation()) current = restart_after_fork();
+  }
+  if (current == nullptr) {
+    // A pool of one, or one that has no workers after a fork and can start none now: both
+    // halves here, one after the other.
     try {
       run_here(context);
     } catch (...) {
@@ -209,7 +279,7 @@ void thread_pool::fork_join(pool_task& offered, void (*run_here)(void*), void* c
       offered.error = std::current_exception();
     }
   } else {
-    shared& s = *shared_;
+    shared& s = *current;
     s.push(offered);
     try {
       run_here(context);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/faster_of_two.hpp"
+#include "common/fork_safe_mutex.hpp"
 #include "file/read_ahead.hpp"
 #include "file/sigbus_guard.hpp"
 
@@ -99,7 +100,7 @@ bool report(const file_options& options, std::uint64_t done, std::uint64_t total
 // process's files; 16 windows of 16 MiB between two tries of the slower way cost at most 1/16
 // of the difference.
 namespace {
-std::mutex window_ways_mutex;
+fork_safe_mutex window_ways_mutex;
 faster_of_two window_ways{16};
 std::optional<window_way> forced_window_way;
 std::atomic<std::uint64_t> read_in_parts_total{0};
@@ -219,9 +220,8 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
     const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(read_buffer_size, unread));
     // O_DIRECT reads whole blocks, of which only `want` bytes are the file's to hash here
     // (read_buffer_size is whole blocks, so the rounded request fits).
-    const std::size_t asked = src.direct ? (want + direct_alignment - 1) / direct_alignment *
-                                               direct_alignment
-                                         : want;
+    const std::size_t asked =
+        src.direct ? (want + direct_alignment - 1) / direct_alignment * direct_alignment : want;
     ssize_t n = want == 0 ? 0 : read_fully(src.fd, buffer, asked, at);
     if (n > static_cast<ssize_t>(want)) n = static_cast<ssize_t>(want);
     if (n > 0) unread -= static_cast<std::uint64_t>(n);

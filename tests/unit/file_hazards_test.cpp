@@ -136,8 +136,8 @@ TEST_F(FileHazards, AShrinkAtARandomMomentEndsInTheErrorOrARealState) {
     for (int trial = 0; trial < 12; ++trial) {
       // Half the shrinks keep part of the last page (no SIGBUS: only the size tells), half
       // take up to three pages.
-      const bool keeps_last_page = trial % 2 == 0 || (!mapped_sigbus_delivered() &&
-                                                      w.strategy != b3::file_strategy::read);
+      const bool keeps_last_page =
+          trial % 2 == 0 || (!mapped_sigbus_delivered() && w.strategy != b3::file_strategy::read);
       const std::uint64_t shrink =
           1 + rng.below(keeps_last_page ? data.size() % page - 1 : 3 * page);
       const auto delay = std::chrono::microseconds(rng.below(hash_time.count() * 5 / 4 + 1));
