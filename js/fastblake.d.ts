@@ -72,21 +72,18 @@ export function blake3(data: BytesLike, options?: Blake3Options): Uint8Array;
 
 /** BLAKE3 in progress: hash, keyed hash or key derivation, and extendable output. */
 export class Blake3 {
-  /**
-   * The plain hash.
-   * @throws {RangeError} when the module's 2 GiB of memory are in use by hashers not disposed.
-   */
+  /** The plain hash. */
   constructor();
 
   /**
    * The keyed hash (a MAC or PRF) with a 32-byte key.
-   * @throws {RangeError} for a key that is not 32 bytes, or when the module's memory is full.
+   * @throws {RangeError} for a key that is not 32 bytes.
    */
   static keyed(key: BytesLike): Blake3;
 
   /**
    * Key derivation for a context string (or its bytes), fed the key material.
-   * @throws {RangeError} when the module's memory is full.
+   * @throws {RangeError} when a context of over 1 MiB finds the module's memory full.
    */
   static deriveKey(context: BytesLike): Blake3;
 
@@ -119,11 +116,11 @@ export class Blake3 {
   /**
    * An independent copy of this hash in progress.
    * @throws {Error} after dispose().
-   * @throws {RangeError} when the module's memory is full.
    */
   clone(): Blake3;
 
-  /** Frees and wipes the WebAssembly memory now (the garbage collector frees it otherwise). */
+  /** Wipes the state, key material included, now: the hasher cannot be used afterwards. Not
+   * needed to free memory, which the garbage collector reclaims with the hasher. */
   dispose(): void;
 }
 
@@ -170,7 +167,7 @@ export class Blake2 {
    * @throws {TypeError} for an unknown algorithm, options that are not an object, a key, salt
    *   or personalisation that is not BytesLike, or a length that is not a non-negative integer.
    * @throws {RangeError} for a parameter the algorithm refuses (too long, out of range, or fixed
-   *   by BLAKE2bp, BLAKE2sp or BLAKE2X), or when the module's memory is full.
+   *   by BLAKE2bp, BLAKE2sp or BLAKE2X).
    */
   constructor(algorithm?: Blake2Algorithm, options?: Blake2Options);
 
@@ -207,11 +204,11 @@ export class Blake2 {
   /**
    * An independent copy of this hash in progress, with the parameters this one was made with.
    * @throws {Error} after dispose().
-   * @throws {RangeError} when the module's memory is full.
    */
   clone(): Blake2;
 
-  /** Frees and wipes the WebAssembly memory now (the garbage collector frees it otherwise). */
+  /** Wipes the state, key material included, now: the hasher cannot be used afterwards. Not
+   * needed to free memory, which the garbage collector reclaims with the hasher. */
   dispose(): void;
 }
 

@@ -11,29 +11,54 @@ const encoder = new TextEncoder();
 const pieceSize = 1 << 20;
 const scratch = allocate(pieceSize);
 
-// The module's memory grows up to 2 GiB (emscripten's limit), and hashers live in it until
-// dispose() or the garbage collector frees them: about a million hashers never disposed fill
-// it within one synchronous loop, as the collector only runs between tasks. What the one-shot
-// functions need is taken when the module loads, so they keep working even then.
+// The module's memory grows up to 2 GiB (emscripten's limit). What the one-shot functions and
+// the hashers' slots need is taken when the module loads, so hashing never needs more.
 function allocate(size) {
   const p = wasm._malloc(Math.max(size, 1));
   if (p === 0) {
     throw new RangeError(`fastblake: cannot allocate ${size} bytes of WebAssembly memory: ` +
-                         'its 2 GiB are in use (call dispose() on hashers no longer needed; ' +
-                         'the garbage collector frees the others only between tasks)');
+                         'its 2 GiB are in use');
   }
   return p;
 }
 
-// The bytes of a string (UTF-8), an ArrayBuffer, a SharedArrayBuffer or any ArrayBuffer view.
+// Brand checks that hold across realms (another vm context, an iframe), where instanceof
+// does not: these getters throw for anything but their own kind of buffer.
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const sharedArrayBufferLength = typeof SharedArrayBuffer === 'function' ?
+    Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get :
+    undefined;
+// The byte length of an ArrayBuffer or SharedArrayBuffer of any realm, or undefined.
+function bufferLength(data) {
+  for (const length of [arrayBufferLength, sharedArrayBufferLength]) {
+    if (length === undefined) continue;
+    try {
+      return length.call(data);
+    } catch {
+      // not this kind
+    }
+  }
+  return undefined;
+}
+const empty = new Uint8Array(0);
+
+// The bytes of a string (UTF-8), an ArrayBuffer, a SharedArrayBuffer or any ArrayBuffer view,
+// of this realm or another. A view or buffer whose memory was detached (transferred to a
+// worker, say) has no bytes: it hashes as empty, as Node.js's crypto hashes it.
 function bytesOf(data, what) {
   if (typeof data === 'string') return encoder.encode(data);
   if (data instanceof Uint8Array) return data;
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (data instanceof ArrayBuffer ||
-      (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) {
-    return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) {
+    let length;
+    try {
+      length = data.byteLength;  // a detached DataView throws here, a typed array gives 0
+    } catch {
+      return empty;
+    }
+    return length === 0 ? empty : new Uint8Array(data.buffer, data.byteOffset, length);
   }
+  const length = bufferLength(data);
+  if (length !== undefined) return length === 0 ? empty : new Uint8Array(data);
   throw new TypeError(`fastblake: ${what} must be a string, an ArrayBuffer or a typed array`);
 }
 
@@ -82,35 +107,85 @@ function withBytes(bytes, body) {
   }
 }
 
-// States the garbage collector finds unreachable are freed even without dispose().
-const unfreed = new FinalizationRegistry((pointer) => wasm._free(pointer));
+// Where hashers' states live. Each hasher's state is its own JavaScript memory, which the
+// garbage collector reclaims as it reclaims the hasher, at once and within a synchronous loop;
+// the hashing itself runs on states in the module's memory, in a pool of slots per state size.
+// A hasher takes a slot when it next hashes and keeps it while it goes on hashing, so the usual
+// hasher, updated again and again, works in place at the cost of one check per call. Taking a
+// slot from another hasher first copies that one's state out to its own memory (the pool's
+// slots are taken in turn, so two hashers used one after the other never take each other's);
+// only more hashers than slots, used in turn, copy their state (about 2 KB) in and out per call.
+// docs/javascript.md has the measures.
+const slotsPerPool = 64;
 
-class State {
-  #pointer;
-  #size;
+class SlotPool {
   constructor(size) {
-    this.#size = size;
-    this.#pointer = allocate(size);
-    unfreed.register(this, this.#pointer, this);
+    this.size = size;
+    this.base = allocate(size * slotsPerPool);
+    this.owners = new Array(slotsPerPool).fill(null);
+    this.next = 0;
   }
-  get pointer() {
-    if (this.#pointer === 0) throw new Error('fastblake: this hasher has been disposed');
-    return this.#pointer;
+  // A slot for `state`, its previous owner's state saved first.
+  take(state) {
+    const slot = this.next;
+    this.next = (slot + 1) % slotsPerPool;
+    const owner = this.owners[slot];
+    if (owner !== null) owner.leaveSlot();
+    this.owners[slot] = state;
+    return slot;
   }
-  copyTo(other) {
-    wasm.HEAPU8.copyWithin(other.pointer, this.pointer, this.pointer + this.#size);
-  }
-  dispose() {
-    if (this.#pointer === 0) return;
-    unfreed.unregister(this);
-    wasm.HEAPU8.fill(0, this.#pointer, this.#pointer + this.#size);
-    wasm._free(this.#pointer);
-    this.#pointer = 0;
+  pointer(slot) {
+    return this.base + slot * this.size;
   }
 }
 
-const blake3StateSize = wasm._fastblake_js_blake3_hasher_size();
-const blake2StateSize = wasm._fastblake_js_blake2_state_size();
+class State {
+  #pool;
+  #slot = -1;       // the slot this state may be in (if the pool's owner of it is this)
+  #saved = null;    // the state, once it left its slot; null: never left one
+  #disposed = false;
+  constructor(pool) {
+    this.#pool = pool;
+  }
+  // The state in the module's memory, for the next call: in its slot, or brought into one.
+  get pointer() {
+    if (this.#disposed) throw new Error('fastblake: this hasher has been disposed');
+    const pool = this.#pool;
+    if (this.#slot >= 0 && pool.owners[this.#slot] === this) return pool.pointer(this.#slot);
+    this.#slot = pool.take(this);
+    const p = pool.pointer(this.#slot);
+    if (this.#saved !== null) wasm.HEAPU8.set(this.#saved, p);
+    return p;
+  }
+  // Called by the pool when another state takes this one's slot.
+  leaveSlot() {
+    const p = this.#pool.pointer(this.#slot);
+    this.#saved ??= new Uint8Array(this.#pool.size);
+    this.#saved.set(wasm.HEAPU8.subarray(p, p + this.#pool.size));
+    this.#slot = -1;
+  }
+  // Through a copy of this state, so that bringing either into a slot cannot move the other.
+  copyTo(other) {
+    const from = this.pointer;
+    const bytes = wasm.HEAPU8.slice(from, from + this.#pool.size);
+    wasm.HEAPU8.set(bytes, other.pointer);
+  }
+  dispose() {
+    if (this.#disposed) return;
+    const pool = this.#pool;
+    if (this.#slot >= 0 && pool.owners[this.#slot] === this) {
+      const p = pool.pointer(this.#slot);
+      wasm.HEAPU8.fill(0, p, p + pool.size);
+      pool.owners[this.#slot] = null;
+    }
+    this.#saved?.fill(0);
+    this.#saved = null;
+    this.#disposed = true;
+  }
+}
+
+const blake3States = new SlotPool(wasm._fastblake_js_blake3_hasher_size());
+const blake2States = new SlotPool(wasm._fastblake_js_blake2_state_size());
 
 /** The library's version, "MAJOR.MINOR.PATCH". */
 export const version = wasm.UTF8ToString(wasm._fastblake_version());
@@ -151,7 +226,7 @@ let blake2Once;
 
 /** BLAKE3 in progress: hash, keyed hash or key derivation, and extendable output. */
 export class Blake3 {
-  #state = new State(blake3StateSize);
+  #state = new State(blake3States);
 
   /** The plain hash. */
   constructor() {
@@ -246,7 +321,8 @@ export class Blake3 {
     return copy;
   }
 
-  /** Frees the WebAssembly memory now (the garbage collector frees it otherwise). */
+  /** Wipes the state (key material included) now; the hasher can no longer be used. Not
+   * needed to free memory: the garbage collector reclaims an unused hasher's. */
   dispose() {
     this.#state.dispose();
   }
@@ -286,7 +362,7 @@ const blake2Algorithms = { blake2b: 0, blake2s: 1, blake2bp: 2, blake2sp: 3, bla
 /** BLAKE2 in progress: any of BLAKE2b, BLAKE2s, BLAKE2bp, BLAKE2sp, BLAKE2Xb and BLAKE2Xs, with
  * every parameter of the parameter block. */
 export class Blake2 {
-  #state = new State(blake2StateSize);
+  #state = new State(blake2States);
   #algorithm;
   #length;
   #options;
@@ -429,7 +505,8 @@ export class Blake2 {
     return copy;
   }
 
-  /** Frees the WebAssembly memory now (the garbage collector frees it otherwise). */
+  /** Wipes the state (key material included) now; the hasher can no longer be used. Not
+   * needed to free memory: the garbage collector reclaims an unused hasher's. */
   dispose() {
     this.#state.dispose();
   }

@@ -49,7 +49,8 @@ void call_erased(void* f) {
 /// Several threads may call join() on one pool at once, and tasks may join recursively. Work
 /// offered by join() is taken oldest first (the largest halves of a recursive split), and a
 /// thread waiting for its other half runs queued work meanwhile, so every thread stays busy
-/// while there is any. join() never allocates. The destructor stops and joins the workers;
+/// while there is any. join() never allocates (but the first in a child of fork(), below). The
+/// destructor stops and joins the workers;
 /// no join() may be running then.
 ///
 /// A pool is fork-safe: the child of a fork() has none of the parent's threads, so a pool it

@@ -27,7 +27,8 @@ constexpr std::int64_t auto_threads = -1;
 // rest). Making threads per call would cost more than most inputs take to hash, so pools are
 // kept; but callers may ask for any number of sizes, so the pools kept hold at most as many
 // threads as the default pool, together, the least recently used going first (a pool in use
-// lives on until its last call ends).
+// lives on until its last call ends). Called with the GIL held: os.fork() holds it too, so no
+// other thread is ever in here when a child is forked, and the child finds the lock free.
 std::shared_ptr<thread_pool> pool_of(std::size_t n) {
   static std::mutex mutex;
   static std::list<std::shared_ptr<thread_pool>> pools;  // the most recently used first

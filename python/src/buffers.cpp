@@ -38,10 +38,10 @@ input_buffer::input_buffer(PyObject* object, buffer_rules rules) {
     error = "shape is null";
   } else if (view_.strides == nullptr) {
     error = "strides is null";
-  } else if (!PyBuffer_IsContiguous(&view_, 'C')) {
-    error = "buffer is not contiguous";
   } else if (view_.itemsize != 1 || (format != "B" && format != "b" && format != "c")) {
     error = "buffer contents are not compatible with u8";
+  } else if (!PyBuffer_IsContiguous(&view_, 'C')) {
+    error = "buffer is not contiguous";
   }
   if (error != nullptr) {
     PyBuffer_Release(&view_);

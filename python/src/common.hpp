@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -252,30 +253,113 @@ class input_buffer {
   bool exported_ = false;
 };
 
+/// Counts the forks this process descends from (module.cpp's fork handler, in the child).
+extern std::atomic<std::uint64_t> forks_seen;
+
 /// Serializes the use of one object from several threads (as blake3-py and hashlib do), so
 /// that it stays consistent. Never waits for the lock while holding the GIL (a holder hashing
 /// without the GIL could otherwise stall every Python thread), and never waits for the GIL
 /// while holding the lock.
+///
+/// Safe across os.fork(): the lock word names the fork generation of its holder, so a child
+/// that finds it held by a thread of its parent (which the child does not have, and which will
+/// never release it) takes it over instead of waiting for ever; the object's state, left
+/// part-way through that thread's call, is then unknown, and every use raises RuntimeError.
 class object_lock {
  public:
   /// f() under the lock, with the GIL released if `release_gil`.
   template <class F>
   decltype(auto) run(bool release_gil, F&& f) {
     if (release_gil) {
-      gil_released unlocked;
-      std::lock_guard guard(mutex_);
-      return f();
+      {
+        gil_released unlocked;
+        take();
+        if (!abandoned_) {
+          const holding held(*this);
+          return f();
+        }
+        release();
+      }
+      raise_abandoned();
     }
-    if (!mutex_.try_lock()) {
+    if (!try_take()) {
       gil_released unlocked;
-      mutex_.lock();
+      take();
     }
-    std::lock_guard guard(mutex_, std::adopt_lock);
+    if (abandoned_) {
+      release();
+      raise_abandoned();
+    }
+    const holding held(*this);
     return f();
   }
 
  private:
-  std::mutex mutex_;
+  // The word: 0 when free, else the holder's generation << 2, | 1 (held), | 2 (a thread may be
+  // waiting: release() must wake one).
+  static constexpr std::uint64_t held_bit = 1, waiting_bit = 2;
+  static std::uint64_t held_now() noexcept {
+    return forks_seen.load(std::memory_order_relaxed) << 2 | held_bit;
+  }
+  bool held_before_a_fork(std::uint64_t word) const noexcept {
+    return word >> 2 != forks_seen.load(std::memory_order_relaxed);
+  }
+
+  struct holding {
+    explicit holding(object_lock& l) noexcept : lock(l) {}
+    ~holding() { lock.release(); }
+    holding(const holding&) = delete;
+    holding& operator=(const holding&) = delete;
+    object_lock& lock;
+  };
+
+  bool try_take() noexcept {
+    std::uint64_t word = 0;
+    if (word_.compare_exchange_strong(word, held_now(), std::memory_order_acquire)) return true;
+    return take_over(word, held_now());
+  }
+  // Takes the word over from a holder of an earlier generation; false if the holder is ours.
+  bool take_over(std::uint64_t word, std::uint64_t mine) noexcept {
+    while (word != 0 && held_before_a_fork(word)) {
+      if (word_.compare_exchange_weak(word, mine, std::memory_order_acquire)) {
+        abandoned_ = true;
+        return true;
+      }
+    }
+    return false;
+  }
+  void take() noexcept {
+    // Taken as "waiting" once it was ever contended: there may be other waiters to wake.
+    const std::uint64_t mine = held_now() | waiting_bit;
+    std::uint64_t word = 0;
+    if (word_.compare_exchange_strong(word, held_now(), std::memory_order_acquire)) return;
+    for (;;) {
+      if (word == 0) {
+        if (word_.compare_exchange_weak(word, mine, std::memory_order_acquire)) return;
+        continue;
+      }
+      if (take_over(word, mine)) return;
+      word = word_.load(std::memory_order_relaxed);
+      if (word == 0 || held_before_a_fork(word)) continue;
+      if ((word & waiting_bit) == 0 &&
+          !word_.compare_exchange_weak(word, word | waiting_bit, std::memory_order_relaxed)) {
+        continue;
+      }
+      word_.wait(word | waiting_bit, std::memory_order_relaxed);
+      word = word_.load(std::memory_order_relaxed);
+    }
+  }
+  void release() noexcept {
+    if ((word_.exchange(0, std::memory_order_release) & waiting_bit) != 0) word_.notify_one();
+  }
+  [[noreturn]] static void raise_abandoned() {
+    raise(PyExc_RuntimeError,
+          "this object was in use by another thread when the process forked: its state is "
+          "unknown in the child");
+  }
+
+  std::atomic<std::uint64_t> word_{0};
+  bool abandoned_ = false;  // guarded by the lock
 };
 
 // -- Results -------------------------------------------------------------------------------

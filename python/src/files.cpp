@@ -22,11 +22,16 @@ std::filesystem::path path_of(PyObject* path) {
 
 void raise_os_error(const std::error_code& ec, PyObject* path) {
   // errno values become the OSError subclass for them (FileNotFoundError, IsADirectoryError,
-  // PermissionError...); the library's own errors (a file that shrank) are EIO.
-  errno = ec.category() == std::generic_category() || ec.category() == std::system_category()
-              ? ec.value()
-              : EIO;
-  PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+  // PermissionError...); the library's own errors (a file that shrank) are EIO, with the
+  // library's message.
+  if (ec.category() == std::generic_category() || ec.category() == std::system_category()) {
+    errno = ec.value();
+    PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+    throw python_error_set{};
+  }
+  const ref error =
+      ref::take(PyObject_CallFunction(PyExc_OSError, "isO", EIO, ec.message().c_str(), path));
+  PyErr_SetObject(PyExc_OSError, error.get());
   throw python_error_set{};
 }
 

@@ -1,5 +1,6 @@
 // The compiled part of the Python package fastblake (python/fastblake/__init__.py re-exports
 // it): BLAKE3 as the blake3 package has it, BLAKE2 as hashlib has it, and what neither has.
+#include <pthread.h>
 #include <fastblake/backend.hpp>
 #include <fastblake/config.hpp>
 
@@ -77,11 +78,19 @@ PyModuleDef hazmat_definition = {
     nullptr};
 
 }  // namespace
+
+std::atomic<std::uint64_t> forks_seen{0};
+
 }  // namespace fastblake::python
 
 PyMODINIT_FUNC PyInit__fastblake() {
   using namespace fastblake::python;
   return guarded([] {
+    // Counted in every child of a fork (object_lock): registered once, whatever the
+    // interpreters that import the module.
+    static const int counted = pthread_atfork(
+        nullptr, nullptr, [] { forks_seen.fetch_add(1, std::memory_order_relaxed); });
+    (void)counted;
     ref module = ref::take(PyModule_Create(&module_definition));
     if (PyModule_AddStringConstant(module.get(), "__version__", FASTBLAKE_VERSION_STRING) != 0) {
       throw python_error_set{};

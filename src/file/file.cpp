@@ -152,11 +152,22 @@ ssize_t read_fully(int fd, std::byte* buffer, std::size_t size, off_t* position)
 }
 
 // A regular file that ended before the size it had when hashing started: truncated if its
-// size now says so too, else (a /sys file reporting 4096 bytes, say) simply shorter.
+// size now says so too, else (a /sys file reporting 4096 bytes, say) simply shorter. Read up to
+// `total` bytes; or, as a stream (total 0), to wherever read(2) left the descriptor's offset.
+// A stream that found its end where the file now ends has read the file as it is now (GNU's
+// tools, which read so, give that digest too); one that found it elsewhere has read bytes of
+// the file as it was and an end of the file as it is, which together it may never have been.
 std::error_code short_read(const source& src, std::uint64_t done, std::uint64_t total) {
-  if (done >= total) return {};
+  if (!S_ISREG(src.info.st_mode)) return {};
+  off_t end = -1;
+  if (total == 0) {
+    end = lseek(src.fd, 0, SEEK_CUR);
+    if (end < 0 || end >= src.info.st_size) return {};
+  } else if (done >= total) {
+    return {};
+  }
   struct stat now;
-  if (fstat(src.fd, &now) == 0 && now.st_size < src.info.st_size) {
+  if (fstat(src.fd, &now) == 0 && now.st_size < src.info.st_size && now.st_size != end) {
     return make_error_code(file_errc::truncated);
   }
   return {};

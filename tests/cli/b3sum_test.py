@@ -97,6 +97,15 @@ with tempfile.TemporaryDirectory() as d:
     expect("raw", ["--raw", "-l", "4", "abc"], 0, bytes.fromhex(ABC[:8].decode()), cwd=d)
     expect("no names", ["--no-names", "abc"], 0, ABC + b"\n", cwd=d)
     expect("length", ["-l", "10", "abc"], 0, ABC[:20] + b"  abc\n", cwd=d)
+    # clap takes a short option's value after one '=' too, and the rest as it is.
+    for spelled in (["-l=10"], ["-l10"], ["--length=10"], ["-wl=10"]):
+        expect("length as " + spelled[0], spelled + ["abc"], 0, ABC[:20] + b"  abc\n", cwd=d)
+    expect("length as -l==10", ["-l==10", "abc"], 2, b"",
+           b"error: invalid value '=10' for '--length <LEN>': invalid digit found in string\n\n"
+           b"For more information, try '--help'.\n", cwd=d)
+    expect("length as -l=", ["-l=", "abc"], 2, b"",
+           b"error: invalid value '' for '--length <LEN>': cannot parse integer from empty "
+           b"string\n\nFor more information, try '--help'.\n", cwd=d)
     # Debian's 1.2.0 said "b3sum: abc: Failed to parse length." (exit 1); 1.8's clap refuses it.
     expect("bad length", ["-l", "x", "abc"], 2, b"",
            b"error: invalid value 'x' for '--length <LEN>': invalid digit found in string\n\n"

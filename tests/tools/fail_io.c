@@ -9,7 +9,10 @@
  * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show.
  * Three more operations act at the first read of the target path, for b3sum-mpi's tests:
  * "kill" kills the process with SIGKILL (a node that dies), "grow" appends a byte to the
- * file and "shrink" truncates it to half its size (a file changed while it is hashed).
+ * file and "shrink" truncates it to half its size (a file changed while it is hashed), or by
+ * FASTBLAKE_SHRINK_BY bytes when that is set. A mapped file is not read: for it they act at
+ * the first madvise(MADV_DONTNEED), which the file code calls on the pages of each window it
+ * has hashed, so the file changes after its first window and before the rest.
  * FASTBLAKE_LOG_WRITES names a file that gets, for every write(2) to standard output, its size
  * and its last byte in decimal ("12 10\n"), for tests of whole-line output. */
 #define _GNU_SOURCE
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -130,8 +134,18 @@ static void act_on(int fd) {
   }
   if (failing_op("shrink")) {
     struct stat info;
-    if (stat(path, &info) != 0 || truncate(path, info.st_size / 2) != 0) abort();
+    const char* by = getenv("FASTBLAKE_SHRINK_BY");
+    if (stat(path, &info) != 0) abort();
+    const off_t shrunk = by != NULL ? info.st_size - (off_t)atoll(by) : info.st_size / 2;
+    if (truncate(path, shrunk < 0 ? 0 : shrunk) != 0) abort();
   }
+}
+
+int madvise(void* address, size_t length, int advice) {
+  static int (*real)(void*, size_t, int);
+  if (real == NULL) real = (int (*)(void*, size_t, int))dlsym(RTLD_NEXT, "madvise");
+  if (advice == MADV_DONTNEED) act_on(__atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST));
+  return real(address, length, advice);
 }
 
 /* How many of n bytes fd may read or write now (op): -1 when it must fail. */

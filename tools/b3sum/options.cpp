@@ -242,7 +242,8 @@ options parse(int argc, char** argv) {
       only_files = true;
       continue;
     }
-    // --name=value, --name value, -x value, -xvalue.
+    // --name=value, --name value, -x value, -xvalue, -x=value (clap takes one '=' after a short
+    // option as the start of its value: -l=5 is -l 5, -l==5 is -l =5).
     std::string name(arg);
     std::optional<std::string> inline_value;
     if (arg.starts_with("--")) {
@@ -252,7 +253,7 @@ options parse(int argc, char** argv) {
       }
     } else if (arg.size() > 2) {
       name = std::string(arg.substr(0, 2));
-      inline_value = std::string(arg.substr(2));
+      inline_value = std::string(arg.substr(arg[2] == '=' ? 3 : 2));
     }
     for (const auto& [letter, long_name] : shorts) {
       if (name == letter) name = std::string(long_name);
