@@ -141,28 +141,34 @@ class SlotPool {
 
 class State {
   #pool;
-  #slot = -1;       // the slot this state may be in (if the pool's owner of it is this)
+  #slot = -1;
+  #pointer = 0;     // the slot's address while this state is in it, else 0
   #saved = null;    // the state, once it left its slot; null: never left one
   #disposed = false;
   constructor(pool) {
     this.#pool = pool;
   }
-  // The state in the module's memory, for the next call: in its slot, or brought into one.
+  // The state in the module's memory, for the next call: in its slot (one check, as cheap as
+  // the pointer it replaced), or brought into one.
   get pointer() {
+    const p = this.#pointer;
+    if (p !== 0) return p;
+    return this.#takeSlot();
+  }
+  #takeSlot() {
     if (this.#disposed) throw new Error('fastblake: this hasher has been disposed');
     const pool = this.#pool;
-    if (this.#slot >= 0 && pool.owners[this.#slot] === this) return pool.pointer(this.#slot);
     this.#slot = pool.take(this);
-    const p = pool.pointer(this.#slot);
-    if (this.#saved !== null) wasm.HEAPU8.set(this.#saved, p);
-    return p;
+    this.#pointer = pool.pointer(this.#slot);
+    if (this.#saved !== null) wasm.HEAPU8.set(this.#saved, this.#pointer);
+    return this.#pointer;
   }
   // Called by the pool when another state takes this one's slot.
   leaveSlot() {
-    const p = this.#pool.pointer(this.#slot);
+    const p = this.#pointer;
     this.#saved ??= new Uint8Array(this.#pool.size);
     this.#saved.set(wasm.HEAPU8.subarray(p, p + this.#pool.size));
-    this.#slot = -1;
+    this.#pointer = 0;
   }
   // Through a copy of this state, so that bringing either into a slot cannot move the other.
   copyTo(other) {
@@ -172,11 +178,10 @@ class State {
   }
   dispose() {
     if (this.#disposed) return;
-    const pool = this.#pool;
-    if (this.#slot >= 0 && pool.owners[this.#slot] === this) {
-      const p = pool.pointer(this.#slot);
-      wasm.HEAPU8.fill(0, p, p + pool.size);
-      pool.owners[this.#slot] = null;
+    if (this.#pointer !== 0) {
+      wasm.HEAPU8.fill(0, this.#pointer, this.#pointer + this.#pool.size);
+      this.#pool.owners[this.#slot] = null;
+      this.#pointer = 0;
     }
     this.#saved?.fill(0);
     this.#saved = null;

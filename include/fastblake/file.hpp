@@ -83,13 +83,22 @@ using fastblake::file_errc;
 using fastblake::file_options;
 using fastblake::file_strategy;
 
-// A mapped file that shrinks while it is hashed would kill the process with SIGBUS: the first
-// mmap hash installs a SIGBUS handler that, for addresses inside a mapping being hashed, maps
-// zeros over the vanished pages and flags the hash, which then fails with file_errc::truncated.
-// Faults anywhere else go to the handler that was installed before. A file that grows while it
-// is hashed is hashed up to the size it had when hashing started, by every strategy. Files that
-// report a size of 0 (those in /proc), and files on file systems that cannot be mapped, are read
-// to their end whatever the strategy.
+// A file that shrinks while it is hashed fails with file_errc::truncated, by every strategy:
+// the digest is only ever of bytes the file held. Mapped, the vanished pages would kill the
+// process with SIGBUS: the first mmap hash installs a SIGBUS handler that, for addresses inside
+// a mapping being hashed (any number at once), maps zeros over them and flags the hash; a
+// shrink within the last page raises no SIGBUS (the kernel shows the rest of it as zeros), and
+// is caught by the file's size, read again after the last byte is hashed. Faults anywhere else
+// go to the handler that was installed before. A stream that finds the file's end where the
+// file now ends gives the digest of the file as it is, as GNU's tools do. A file that grows while
+// it is hashed is hashed up to the size it had when hashing started, by every strategy. Files
+// that report a size of 0 (those in /proc), and files on file systems that cannot be mapped,
+// are read to their end whatever the strategy.
+//
+// A descriptor opened with O_DIRECT gives the same digest as any other: a regular file is
+// mapped whatever the strategy (but stream), and a stream or another kind of file is read in
+// whole blocks into aligned memory, from the descriptor's offset, which O_DIRECT then wants
+// aligned to the device's block (else the system's EINVAL).
 //
 // A strategy outside the enumeration is std::errc::invalid_argument. On any error the hasher is
 // left as it was. The throwing overloads throw std::system_error
