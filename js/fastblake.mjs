@@ -121,7 +121,8 @@ const slotsPerPool = 64;
 class SlotPool {
   constructor(size) {
     this.size = size;
-    this.base = allocate(size * slotsPerPool);
+    // On a cache line, as every slot then is (the states are whole lines).
+    this.base = (allocate(size * slotsPerPool + 63) + 63) & ~63;
     this.owners = new Array(slotsPerPool).fill(null);
     this.next = 0;
   }

@@ -22,14 +22,16 @@ set(_fastblake_qemu_slow_cases
     "^FileHashing\\.(WindowsReadInPartsMatchTheInMemoryHash|AMappedFileOutOfThePageCacheIsReadAheadOfTheHashing)$"
     "^Blake3Parallel\\.(OneShotMatchesSerialForEveryThreadCount|UpdateParallelMatchesUpdateInAnyPieces)$"
     "^OffloadFiles\\.AutomaticFileHashingOffloadsWholeSubtrees$"
-    "^Blake2Files\\.EveryStrategyAndAlgorithmMatchesTheInMemoryHash$")
+    "^Blake2Files\\.EveryStrategyAndAlgorithmMatchesTheInMemoryHash$"
+    "^(FileHazards|ForkSafety)\\.")
 # CTest starts the costliest tests first. A fresh build has no timings yet, so the cases that
 # take seconds say so here; otherwise they start last and finish alone on one core.
 set(_fastblake_costly_cases
     "^Blake2Differential\\.Libb2ParallelVariants/"
     "^Blake3Parallel\\.(OneShotMatchesSerial|UpdateParallelMatches|ExtendableOutputMatches)"
     "^FileHashing\\.(ProgressStepsAtTheirLimits|EveryStrategyMatchesTheInMemoryHash)$"
-    "^(OffloadFiles\\.AutomaticFileHashing|Blake2Files\\.EveryStrategyAndAlgorithm)")
+    "^(OffloadFiles\\.AutomaticFileHashing|Blake2Files\\.EveryStrategyAndAlgorithm)"
+    "^FileHazards\\.(AShrink|DescriptorsOpenedWithODirect)" "^ForkSafety\\.Children")
 
 function(_fastblake_matches_any out name)
   foreach(pattern IN LISTS ARGN)

@@ -90,6 +90,9 @@ internal::fork_safe_mutex adopt_mutex;
 struct thread_pool::shared {
   // The fork generation the workers were started in.
   std::uint64_t generation = fork_generation.load(std::memory_order_relaxed);
+  // The states forks left behind in this process, a list guarded by adopt_mutex.
+  static inline shared* abandoned = nullptr;
+  shared* next_abandoned = nullptr;
   std::mutex mutex;
   std::condition_variable changed;
   pool_task* head = nullptr;  // oldest
@@ -228,11 +231,16 @@ thread_pool::thread_pool(std::size_t threads) : size_(threads == 0 ? default_thr
 
 thread_pool::~thread_pool() {
   shared* s = shared_.load(std::memory_order_acquire);
-  // A state from before a fork is the parent's: its workers cannot be joined here.
-  if (s != nullptr && s->of_this_generation()) {
+  if (s == nullptr) return;
+  if (s->of_this_generation()) {
     s->stop();
     delete s;
+    return;
   }
+  // A state from before a fork is the parent's: its workers cannot be joined here.
+  const std::lock_guard lock(adopt_mutex);
+  s->next_abandoned = shared::abandoned;
+  shared::abandoned = s;
 }
 
 std::size_t thread_pool::size() const noexcept { return size_; }
@@ -249,13 +257,20 @@ thread_pool::shared* thread_pool::restart_after_fork() noexcept {
   const std::lock_guard lock(adopt_mutex);
   shared* s = shared_.load(std::memory_order_acquire);
   if (s != nullptr && s->of_this_generation()) return s;
+  shared* fresh = nullptr;
   try {
-    s = shared::started(size_, false).release();
+    fresh = shared::started(size_, false).release();
   } catch (...) {
     return nullptr;
   }
-  shared_.store(s, std::memory_order_release);
-  return s;
+  // The old state stays allocated (its threads are not ours to join), and reachable, so that
+  // a leak checker sees it kept on purpose.
+  if (s != nullptr) {
+    s->next_abandoned = shared::abandoned;
+    shared::abandoned = s;
+  }
+  shared_.store(fresh, std::memory_order_release);
+  return fresh;
 }
 
 void thread_pool::fork_join(pool_task& offered, void (*run_here)(void*), void* context) {
