@@ -67,7 +67,7 @@ bool spin_until(const Ready& ready) {
 // pool's state belongs to one generation of forks, which the child counts up; a pool used in a
 // later generation leaves its old state alone (leaked: its threads and locks are not the
 // child's to join or take) and starts afresh (restart_after_fork). adopt_mutex serializes the
-// restarts.
+// restarts, and the making of the default pool.
 std::atomic<std::uint64_t> fork_generation{0};
 internal::fork_safe_mutex adopt_mutex;
 
@@ -330,8 +330,15 @@ std::size_t thread_pool::default_threads() noexcept {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The pool is a function's static, but made only under adopt_mutex, which fork() takes too:
+// a fork while another thread was making it would leave the child the static's guard held by
+// a thread it does not have, and its first default_pool() waiting on it for ever.
 thread_pool& thread_pool::default_pool() {
+  static std::atomic<thread_pool*> made{nullptr};
+  if (thread_pool* p = made.load(std::memory_order_acquire)) return *p;
+  const std::lock_guard lock(adopt_mutex);
   static thread_pool pool(default_threads());
+  made.store(&pool, std::memory_order_release);
   return pool;
 }
 

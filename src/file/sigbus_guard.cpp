@@ -8,6 +8,8 @@
 #include <mutex>
 #include <new>
 
+#include "common/fork_safe_mutex.hpp"
+
 namespace fastblake::internal {
 namespace {
 
@@ -55,15 +57,21 @@ void on_sigbus(int signal, siginfo_t* info, void* context) {
   }
 }
 
+// Once, under a fork_safe_mutex rather than std::call_once, whose flag a fork() could leave
+// a child held by a thread it does not have.
+std::atomic<bool> handler_installed{false};
+fork_safe_mutex installing;
+
 void install_sigbus_handler() noexcept {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction action {};
-    action.sa_sigaction = on_sigbus;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGBUS, &action, &previous_sigbus);
-  });
+  if (handler_installed.load(std::memory_order_acquire)) return;
+  const std::lock_guard lock(installing);
+  if (handler_installed.load(std::memory_order_relaxed)) return;
+  struct sigaction action {};
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGBUS, &action, &previous_sigbus);
+  handler_installed.store(true, std::memory_order_release);
 }
 
 // A free slot of `block` taken for [begin, end), or nullptr.
