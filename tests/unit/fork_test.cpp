@@ -24,6 +24,30 @@
 #include "scratch_dir.hpp"
 #include "test_support.hpp"
 
+// AddressSanitizer's allocator (GCC 12's) is not fork-safe: a child forked while another thread
+// held one of its size classes' locks hangs in its first allocation of that class (seen: 2 runs
+// in 8, a gdb backtrace in __sanitizer::SizeClassAllocator64::GetFromAllocator). glibc's malloc,
+// which every other build uses, takes its locks around fork(). So under ASan these tests skip.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool allocator_forks_safely = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool allocator_forks_safely = false;
+#else
+constexpr bool allocator_forks_safely = true;
+#endif
+#else
+constexpr bool allocator_forks_safely = true;
+#endif
+
+// A child of fork() holds memory that the parent's other threads were using when it forked
+// (their stacks, which pointed to it, are not the child's): where the build has LeakSanitizer,
+// it would report that memory at a child's exit(). Off in the children alone.
+namespace {
+bool forked_child = false;
+}  // namespace
+extern "C" int __lsan_is_turned_off() { return forked_child ? 1 : 0; }
+
 namespace fastblake::test {
 namespace {
 
@@ -53,6 +77,7 @@ TEST_F(ForkSafety, ChildrenForkedWhileThreadsHashHashOnPoolsOfTheirOwn) {
 #ifdef __EMSCRIPTEN__
   GTEST_SKIP() << "no fork() here";
 #else
+  if (!allocator_forks_safely) GTEST_SKIP() << "AddressSanitizer's allocator hangs forked children";
   random_source rng(test_seed() + 70);
   const std::vector<std::byte> data = rng.bytes((6u << 20) + 5);
   const b3::digest want = b3::hash(data);
@@ -81,6 +106,7 @@ TEST_F(ForkSafety, ChildrenForkedWhileThreadsHashHashOnPoolsOfTheirOwn) {
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
+      forked_child = true;
       // A quarter leave at once through exit(): the default pool they inherited, unused here,
       // is destroyed with the parent's workers in it, which the child does not have.
       if (i % 4 == 1) std::exit(0);
@@ -114,6 +140,7 @@ TEST_F(ForkSafety, GrandchildrenToo) {
 #ifdef __EMSCRIPTEN__
   GTEST_SKIP() << "no fork() here";
 #else
+  if (!allocator_forks_safely) GTEST_SKIP() << "AddressSanitizer's allocator hangs forked children";
   const std::vector<std::byte> data = random_source(test_seed() + 71).bytes(3u << 20);
   const b3::digest want = b3::hash(data);
   thread_pool own(2);
