@@ -74,9 +74,6 @@ int wait_for_child(pid_t child) {
 class ForkSafety : public scratch_dir_test {};
 
 TEST_F(ForkSafety, ChildrenForkedWhileThreadsHashHashOnPoolsOfTheirOwn) {
-#ifdef __EMSCRIPTEN__
-  GTEST_SKIP() << "no fork() here";
-#else
   if (!allocator_forks_safely) GTEST_SKIP() << "AddressSanitizer's allocator hangs forked children";
   random_source rng(test_seed() + 70);
   const std::vector<std::byte> data = rng.bytes((6u << 20) + 5);
@@ -131,15 +128,11 @@ TEST_F(ForkSafety, ChildrenForkedWhileThreadsHashHashOnPoolsOfTheirOwn) {
   EXPECT_EQ(wrong, 0) << "wrong digests in the parent";
   // And the parent's pools go on.
   EXPECT_EQ(b3::hasher().update_parallel(data, own).finalize(), want);
-#endif
 }
 
 // A child of a child: the second fork finds the first child's restarted pools, and restarts
 // them again.
 TEST_F(ForkSafety, GrandchildrenToo) {
-#ifdef __EMSCRIPTEN__
-  GTEST_SKIP() << "no fork() here";
-#else
   if (!allocator_forks_safely) GTEST_SKIP() << "AddressSanitizer's allocator hangs forked children";
   const std::vector<std::byte> data = random_source(test_seed() + 71).bytes(3u << 20);
   const b3::digest want = b3::hash(data);
@@ -160,7 +153,6 @@ TEST_F(ForkSafety, GrandchildrenToo) {
     ::_exit(ok ? 0 : 1);
   }
   EXPECT_EQ(wait_for_child(child), 0);
-#endif
 }
 
 }  // namespace
