@@ -60,16 +60,32 @@ def reference_run(command, stdin=b"", cwd=None):
     return references[key]
 
 
+class Run(tuple):
+    """(status, stdout, stderr) of a run, stderr without the launcher's lines, which `launcher`
+    keeps: shown with a failure, which they may explain (a rank that could not start)."""
+    launcher = b""
+
+
 def mpi(ranks, args, stdin=b"", env=None, cwd=None, wrapper=()):
-    status, out, err = run(LAUNCH + ["-n", str(ranks)] + list(wrapper) + [OURS] + args, stdin,
-                           env, cwd)
-    return status, out, LAUNCHER_LINE.sub(b"", err)
+    # Each job's session directory of its own: two launchers at once share Open MPI's default
+    # one under /tmp, which the first to end removes while the other still makes its own in it
+    # ("ORTE_ERROR_LOG: Error in file ../../../orte/util/session_dir.c at line 107", exit 1 in
+    # silence; seen 1 job in 4 with the machine loaded).
+    with tempfile.TemporaryDirectory(prefix="b3sum-mpi-session-") as session:
+        environ = dict(env or {}, OMPI_MCA_orte_tmpdir_base=session)
+        status, out, err = run(LAUNCH + ["-n", str(ranks)] + list(wrapper) + [OURS] + args,
+                               stdin, environ, cwd)
+    result = Run((status, out, LAUNCHER_LINE.sub(b"", err)))
+    result.launcher = b"".join(LAUNCHER_LINE.findall(err))
+    return result
 
 
 def check(name, got, want):
     if got != want:
         shown = lambda r: (r[0], r[1][:600], r[2][:600])  # noqa: E731
-        failures.append(f"{name}:\n  got  {shown(got)!r}\n  want {shown(want)!r}")
+        launcher = getattr(got, "launcher", b"")[:1000]
+        failures.append(f"{name}:\n  got  {shown(got)!r}\n  want {shown(want)!r}" +
+                        (f"\n  the launcher said {launcher!r}" if launcher else ""))
 
 
 def compare(name, ranks, args, stdin, cwd, piece, reference):
