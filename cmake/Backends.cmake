@@ -4,8 +4,8 @@
 #
 # Best first: the library picks the first one the CPU runs. Per backend: the processors it is
 # for, the CPU features it needs (the cpu_feature names of src/common/cpu_features.hpp, without
-# "feature_") and its compiler flags. Its kernels are src/blake3/<name>.cpp and, where it has
-# BLAKE2 kernels of its own, src/blake2/<name>.cpp; the others run BLAKE2 on portable's.
+# "feature_") and its compiler flags. Its kernels are src/kernels/blake3/<name>.cpp and, where it
+# has BLAKE2 kernels of its own, src/kernels/blake2/<name>.cpp; the others run BLAKE2 on portable's.
 set(FASTBLAKE_KNOWN_BACKENDS avx512 avx2 sse41 sse2 neon vsx zvector rvv simd128 portable)
 
 set(_fastblake_x86 "^(x86_64|AMD64|amd64)$")
@@ -94,7 +94,7 @@ function(fastblake_write_backend_list dir selected)
       set(features "0")
     endif()
     set(blake2_level portable)
-    if(EXISTS "${PROJECT_SOURCE_DIR}/src/blake2/${_backend}.cpp")
+    if(EXISTS "${PROJECT_SOURCE_DIR}/src/kernels/blake2/${_backend}.cpp")
       set(blake2_level ${_backend})
     endif()
     string(APPEND entries "  X(${_backend}, ${features}, ${blake2_level}) \\\n")

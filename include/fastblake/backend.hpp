@@ -8,8 +8,11 @@
 // A program that links fastblake::cuda (<fastblake/cuda.hpp>) also lets the automatic
 // functions, hash(), keyed_hash(), derive_key() and the file API with
 // file_strategy::automatic, hand large subtrees of their input to the GPU, when that is
-// measured to be faster than this CPU's threads. FASTBLAKE_BACKEND=cuda sends every subtree of
-// more than one chunk there; FASTBLAKE_BACKEND=cpu, or a CPU backend's name, never does.
+// measured to be faster than this CPU's threads. FASTBLAKE_BACKEND set to the registered
+// accelerator's name (cuda's is "cuda"; any plug-in's, <fastblake/accelerator.hpp>) sends every
+// subtree of more than one chunk there; FASTBLAKE_BACKEND=cpu, a CPU backend's name or another
+// accelerator's never does. A name that is no CPU backend's is an accelerator's: refused in
+// backend_override_error() while no plug-in of that name is registered.
 #pragma once
 
 #include <fastblake/detail/require_cxx20.hpp>
@@ -49,10 +52,10 @@ enum class offload_mode {
   /// threads, that hashed the latest ones faster; each side is tried first and measured again
   /// from time to time. The default.
   automatic,
-  /// Every subtree of more than one chunk goes to the accelerator (FASTBLAKE_BACKEND=cuda):
-  /// for tests.
+  /// Every subtree of more than one chunk goes to the accelerator (FASTBLAKE_BACKEND=its
+  /// name): for tests.
   forced,
-  /// Never (FASTBLAKE_BACKEND=cpu, or the name of a CPU backend).
+  /// Never (FASTBLAKE_BACKEND=cpu, a CPU backend's name, or another accelerator's).
   disabled,
 };
 

@@ -12,9 +12,9 @@
 #include <fastblake/backend.hpp>
 
 #include "accelerator/registry.hpp"
-#include "blake2/kernels.hpp"
-#include "blake3/kernels.hpp"
 #include "common/cpu_features.hpp"
+#include "kernels/blake2/kernels.hpp"
+#include "kernels/blake3/kernels.hpp"
 
 namespace fastblake::internal {
 
@@ -63,13 +63,20 @@ std::string_view environment_choice() noexcept {
   return env == nullptr ? std::string_view() : std::string_view(env);
 }
 
+// Whether name keeps the offload off: "cpu" or a CPU backend's, available or not.
+bool names_the_cpu(std::string_view name) noexcept { return name == "cpu" || is_known(name); }
+
 // The first choice: FASTBLAKE_BACKEND if it names an available backend, else the best one.
-// "cpu" and an accelerator's name keep the best one and decide only the offload
-// (requested_offload); "cuda" is refused where no accelerator of that name is linked.
-// Why an override was refused is kept in a fixed buffer: this runs inside noexcept code.
+// "cpu" and any other name that is no CPU backend's keep the best one and decide only the
+// offload (requested_offload): the latter is an accelerator's, refused while no plug-in of
+// that name is registered. Why an override was refused is kept in a fixed buffer: this runs
+// inside noexcept code.
 struct initial_choice {
   const backend* chosen = nullptr;
-  char override_error[200] = {};
+  // The name is no backend's; backend_override_error() forgets the refusal while a plug-in of
+  // that name is registered.
+  bool names_an_accelerator = false;
+  char override_error[256] = {};
 };
 
 const initial_choice& initial() noexcept {
@@ -77,27 +84,22 @@ const initial_choice& initial() noexcept {
     initial_choice r;
     r.chosen = available().list[0];
     const std::string_view name = environment_choice();
-    if (name.empty()) return r;
-    const auto* plugin = accelerator::current().plugin;
-    if (name == "cpu" || (plugin != nullptr && name == plugin->name)) return r;
+    if (name.empty() || name == "cpu") return r;
     const int shown = static_cast<int>(std::min<std::size_t>(name.size(), 40));
     if (const backend* b = find_available_backend(name)) {
       r.chosen = b;
-    } else if (name == "cuda") {
-      std::snprintf(r.override_error, sizeof r.override_error,
-                    "FASTBLAKE_BACKEND=cuda, but this program does not link fastblake::cuda; "
-                    "using %.10s",
-                    r.chosen->name.data());
-    } else if (!is_known(name)) {
-      std::snprintf(r.override_error, sizeof r.override_error,
-                    "FASTBLAKE_BACKEND=%.*s is not a backend (%.*s, cpu, cuda); using %.10s", shown,
-                    name.data(), static_cast<int>(known_names.size()), known_names.data(),
-                    r.chosen->name.data());
-    } else {
+    } else if (is_known(name)) {
       std::snprintf(r.override_error, sizeof r.override_error,
                     "FASTBLAKE_BACKEND=%.*s is not available in this build on this CPU; using "
                     "%.10s",
                     shown, name.data(), r.chosen->name.data());
+    } else {
+      r.names_an_accelerator = true;
+      std::snprintf(r.override_error, sizeof r.override_error,
+                    "FASTBLAKE_BACKEND=%.*s is neither a backend (%.*s, cpu) nor a registered "
+                    "accelerator's name; using %.10s",
+                    shown, name.data(), static_cast<int>(known_names.size()), known_names.data(),
+                    r.chosen->name.data());
     }
     return r;
   }();
@@ -133,10 +135,12 @@ void set_active_backend(const backend& b) noexcept {
   g_active.store(&b, std::memory_order_release);
 }
 
-offload_request requested_offload() noexcept {
+offload_request requested_offload(std::string_view accelerator) noexcept {
   const std::string_view name = environment_choice();
   if (name.empty()) return offload_request::automatic;
-  return name == "cuda" ? offload_request::forced : offload_request::disabled;
+  if (names_the_cpu(name)) return offload_request::disabled;
+  return accelerator.empty() || name == accelerator ? offload_request::forced
+                                                    : offload_request::disabled;
 }
 
 }  // namespace fastblake::internal
@@ -155,7 +159,14 @@ std::vector<std::string_view> available_backends() {
   return names;
 }
 
-std::string_view backend_override_error() noexcept { return internal::initial().override_error; }
+std::string_view backend_override_error() noexcept {
+  const internal::initial_choice& c = internal::initial();
+  if (c.names_an_accelerator) {
+    const auto* plugin = internal::accelerator::current().plugin;
+    if (plugin != nullptr && plugin->name == internal::environment_choice()) return {};
+  }
+  return c.override_error;
+}
 
 bool use_backend(std::string_view name) noexcept {
   const internal::backend* b = internal::find_available_backend(name);

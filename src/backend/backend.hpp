@@ -9,8 +9,8 @@
 #include <span>
 #include <string_view>
 
-#include "blake2/kernels.hpp"
-#include "blake3/kernels.hpp"
+#include "kernels/blake2/kernels.hpp"
+#include "kernels/blake3/kernels.hpp"
 
 namespace fastblake::internal {
 
@@ -50,9 +50,11 @@ namespace blake2 {
 inline const kernels& active_kernels() noexcept { return *active_backend().blake2; }
 }  // namespace blake2
 
-/// What FASTBLAKE_BACKEND asks of the offload: nothing (unset, or a CPU backend's name keeps
-/// it off), "cpu" (off), or an accelerator's name (every subtree there).
+/// What FASTBLAKE_BACKEND asks of the offload to `accelerator`, the registered plug-in's name
+/// (empty when none is): nothing when unset; off for "cpu", a CPU backend's name or another
+/// accelerator's; every subtree there for its name, or for any name that is no CPU backend's
+/// while none is registered (a plug-in of that name may come).
 enum class offload_request { automatic, disabled, forced };
-offload_request requested_offload() noexcept;
+offload_request requested_offload(std::string_view accelerator) noexcept;
 
 }  // namespace fastblake::internal

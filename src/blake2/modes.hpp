@@ -14,8 +14,8 @@
 #include <fastblake/blake2.hpp>
 
 #include "backend/backend.hpp"
-#include "blake2/kernels.hpp"
 #include "common/endian.hpp"
+#include "kernels/blake2/kernels.hpp"
 
 namespace fastblake::internal::blake2 {
 

@@ -17,8 +17,9 @@ std::atomic<std::uint64_t> floor_generation{0};
 
 namespace {
 
-offload_mode mode_from_environment() noexcept {
-  switch (requested_offload()) {
+// FASTBLAKE_BACKEND's mode for the plug-in registered (nullptr: none).
+offload_mode mode_from_environment(const fastblake::accelerator::plugin* registered) noexcept {
+  switch (requested_offload(registered != nullptr ? registered->name : std::string_view())) {
     case offload_request::forced:
       return offload_mode::forced;
     case offload_request::disabled:
@@ -37,7 +38,9 @@ struct state {
   fork_safe_mutex lock;
   // The registration all the rest belongs to; another one starts afresh (synced).
   accelerator::registration registered;
-  offload_mode mode = mode_from_environment();
+  offload_mode mode = mode_from_environment(nullptr);
+  // set_offload_mode was called: the environment's mode is no longer asked for.
+  bool mode_set = false;
   std::uint64_t min_size = 16u << 20;
   bool prepared = false;
   bool calling = false;
@@ -67,6 +70,7 @@ void update_floor(const state& s) noexcept {
 state& synced(state& s) noexcept {
   if (accelerator::generation.load(std::memory_order_relaxed) != s.registered.generation) {
     s.registered = accelerator::current();
+    if (!s.mode_set) s.mode = mode_from_environment(s.registered.plugin);
     s.prepared = false;
     s.calling = false;  // a call under way belongs to the registration before
     s.offloaded = 0;
@@ -202,6 +206,7 @@ void set_offload_mode(offload_mode mode) noexcept {
   const bool known = mode == offload_mode::automatic || mode == offload_mode::forced ||
                      mode == offload_mode::disabled;
   s.mode = known ? mode : offload_mode::disabled;
+  s.mode_set = true;
   k3::update_floor(k3::synced(s));
 }
 

@@ -18,9 +18,9 @@
 #include <fastblake/blake3.hpp>
 #include <fastblake/thread_pool.hpp>
 
-#include "blake3/kernels.hpp"
 #include "common/automatic_pool.hpp"
 #include "common/endian.hpp"
+#include "kernels/blake3/kernels.hpp"
 
 namespace fastblake::internal::blake3::tree {
 

@@ -1,4 +1,4 @@
-// Read-ahead for mapped files not in the page cache (file.cpp's mapped strategy).
+// Read-ahead for mapped files not in the page cache (the mapped strategy, mapping.cpp).
 #pragma once
 
 #include <fcntl.h>

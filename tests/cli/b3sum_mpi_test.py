@@ -62,21 +62,29 @@ def reference_run(command, stdin=b"", cwd=None):
 
 class Run(tuple):
     """(status, stdout, stderr) of a run, stderr without the launcher's lines, which `launcher`
-    keeps: shown with a failure, which they may explain (a rank that could not start)."""
+    keeps: shown with a failure, which they may explain (a rank that could not start), with
+    what the same job says without -q (`again`, which runs it once more)."""
     launcher = b""
+    again = None
 
 
-def mpi(ranks, args, stdin=b"", env=None, cwd=None, wrapper=()):
+def launch(ranks, args, stdin, env, cwd, wrapper, quiet):
     # Each job's session directory of its own: two launchers at once share Open MPI's default
     # one under /tmp, which the first to end removes while the other still makes its own in it
     # ("ORTE_ERROR_LOG: Error in file ../../../orte/util/session_dir.c at line 107", exit 1 in
     # silence; seen 1 job in 4 with the machine loaded).
     with tempfile.TemporaryDirectory(prefix="b3sum-mpi-session-") as session:
         environ = dict(env or {}, OMPI_MCA_orte_tmpdir_base=session)
-        status, out, err = run(LAUNCH + ["-n", str(ranks)] + list(wrapper) + [OURS] + args,
-                               stdin, environ, cwd)
+        launcher = LAUNCH if quiet else [arg for arg in LAUNCH if arg != "-q"]
+        return run(launcher + ["-n", str(ranks)] + list(wrapper) + [OURS] + args, stdin, environ,
+                   cwd)
+
+
+def mpi(ranks, args, stdin=b"", env=None, cwd=None, wrapper=()):
+    status, out, err = launch(ranks, args, stdin, env, cwd, wrapper, quiet=True)
     result = Run((status, out, LAUNCHER_LINE.sub(b"", err)))
     result.launcher = b"".join(LAUNCHER_LINE.findall(err))
+    result.again = lambda: launch(ranks, args, stdin, env, cwd, wrapper, quiet=False)
     return result
 
 
@@ -84,8 +92,13 @@ def check(name, got, want):
     if got != want:
         shown = lambda r: (r[0], r[1][:600], r[2][:600])  # noqa: E731
         launcher = getattr(got, "launcher", b"")[:1000]
-        failures.append(f"{name}:\n  got  {shown(got)!r}\n  want {shown(want)!r}" +
-                        (f"\n  the launcher said {launcher!r}" if launcher else ""))
+        report = f"{name}:\n  got  {shown(got)!r}\n  want {shown(want)!r}"
+        if launcher:
+            report += f"\n  the launcher said {launcher!r}"
+        if getattr(got, "again", None):
+            status, _, err = got.again()
+            report += f"\n  run again without -q: status {status}, standard error {err[-2000:]!r}"
+        failures.append(report)
 
 
 def compare(name, ranks, args, stdin, cwd, piece, reference):

@@ -169,7 +169,11 @@ if(mpi_deb)
   find_program(MPIEXEC NAMES mpiexec REQUIRED)
   set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
   set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
-  execute_process(COMMAND "${MPIEXEC}" -q --oversubscribe -n 2 "${root}/usr/bin/b3sum-mpi"
+  # A session directory of its own (tests/CMakeLists.txt, fastblake_mpi_environment says why),
+  # and no -q, so that a failure shows the launcher's own words.
+  file(MAKE_DIRECTORY "${WORK_DIR}/mpi-session")
+  set(ENV{OMPI_MCA_orte_tmpdir_base} "${WORK_DIR}/mpi-session")
+  execute_process(COMMAND "${MPIEXEC}" --oversubscribe -n 2 "${root}/usr/bin/b3sum-mpi"
                           --no-names "${WORK_DIR}/abc"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
   expect_match("b3sum-mpi's output (status ${status}, ${err})" "${out}"

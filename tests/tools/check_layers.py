@@ -1,55 +1,48 @@
 #!/usr/bin/env python3
-"""Every #include "..." of src/ runs down the layers docs/architecture.md lists, or stays in
-its layer, and neither family (blake2/, blake3/) includes the other. Fails on an include that
-runs up, on one between the families, on a file no layer names, and on an include it cannot
-resolve; prints the layers' sizes otherwise.
+"""The folders of src/ are the layers docs/architecture.md lists: every #include "..." of src/
+runs down them or stays in its layer, neither family (blake2, blake3: their kernels and their
+modes) includes the other, and no two folders include each other. Fails on an include that runs
+up, on one between the families, on two folders that include each other, on a file in a folder
+no layer names, and on an include it cannot resolve; prints the layers' sizes otherwise.
 
 Usage: check_layers.py SOURCE_DIR
 """
-import fnmatch
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(sys.argv[1])
 SRC = ROOT / "src"
-# Included by name from the build tree, not src/.
+# Included by name from the build tree, not src/; in the first layer.
 GENERATED = {"fastblake_backends.hpp"}
 
 
-def backend_names():
-    text = (ROOT / "cmake" / "Backends.cmake").read_text()
-    return re.search(r"set\(FASTBLAKE_KNOWN_BACKENDS ([^)]*)\)", text).group(1).split()
-
-
 def layers():
-    """[(number, name, [patterns])] from the table under "## Layers"."""
+    """{folder: (number, name)} from the table under "## Layers"."""
     text = (ROOT / "docs" / "architecture.md").read_text()
     section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
-    found = []
+    found = {}
     for line in section.splitlines():
         row = re.match(r"^\| (\d+) ([a-z]+) \| (.*) \|$", line)
         if row:
-            patterns = []
-            for pattern in re.findall(r"`([^`]+)`", row.group(3)):
-                if "<isa>" in pattern:
-                    patterns += [pattern.replace("<isa>", name) for name in backend_names()]
-                else:
-                    patterns.append(pattern)
-            found.append((int(row.group(1)), row.group(2), patterns))
+            for folder in re.findall(r"`([^`]+)/`", row.group(3)):
+                found[folder] = (int(row.group(1)), row.group(2))
     if not found:
-        sys.exit("check_layers: no layer table under '## Layers' in docs/architecture.md")
+        sys.exit("check_layers: no layer table of folders under '## Layers' in docs/architecture.md")
     return found
 
 
 LAYERS = layers()
 
 
+def folder_of(relative):
+    return relative.rsplit("/", 1)[0] if "/" in relative else ""
+
+
 def layer_of(relative):
-    for number, name, patterns in LAYERS:
-        if any(fnmatch.fnmatchcase(relative, p) for p in patterns):
-            return number, name
-    return None
+    if relative in GENERATED:
+        return min(LAYERS.values())
+    return LAYERS.get(folder_of(relative))
 
 
 def resolve(includer, target):
@@ -64,18 +57,20 @@ def resolve(includer, target):
 
 
 def family(relative):
-    top = relative.split("/", 1)[0]
-    return top if top in ("blake2", "blake3") else None
+    found = re.search(r"(?:^|/)(blake2|blake3)/", relative)
+    return found.group(1) if found else None
 
 
 problems = []
 counts = {}
+# (including folder, included folder) -> the first include that makes the edge.
+edges = {}
 files = sorted(p for p in SRC.rglob("*") if p.suffix in (".cpp", ".hpp", ".cu", ".h"))
 for path in files:
     relative = path.relative_to(SRC).as_posix()
     mine = layer_of(relative)
     if mine is None:
-        problems.append(f"src/{relative}: in no layer of docs/architecture.md")
+        problems.append(f"src/{relative}: its folder is in no layer of docs/architecture.md")
         continue
     counts[mine] = counts.get(mine, 0) + 1
     for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
@@ -90,11 +85,18 @@ for path in files:
         theirs = layer_of(target)
         if theirs is None:
             problems.append(f"{where}: {target} is in no layer")
-        elif theirs[0] > mine[0]:
+            continue
+        if theirs[0] > mine[0]:
             problems.append(f"{where}: {mine[1]} (layer {mine[0]}) includes {target}, "
                             f"{theirs[1]} (layer {theirs[0]}): up")
         if family(relative) and family(target) and family(relative) != family(target):
             problems.append(f"{where}: {family(relative)} includes {target}, of the other family")
+        if target not in GENERATED and folder_of(target) != folder_of(relative):
+            edges.setdefault((folder_of(relative), folder_of(target)), where)
+
+for (a, b), where in sorted(edges.items()):
+    if a < b and (b, a) in edges:
+        problems.append(f"src/{a}/ and src/{b}/ include each other ({where}; {edges[(b, a)]})")
 
 if problems:
     print("\n".join(problems))

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "backend/backend.hpp"
-#include "blake3/kernels.hpp"
+#include "kernels/blake3/kernels.hpp"
 
 namespace fastblake::internal {
 /// Names the kernel configuration in GoogleTest's messages.

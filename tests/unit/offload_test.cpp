@@ -390,6 +390,44 @@ TEST_F(Offload, APluginMayCallTheLibraryFromItsFunctions) {
   EXPECT_FALSE(fake.invalid_subtree);
 }
 
+// FASTBLAKE_BACKEND names an accelerator by its plug-in's name, whatever it is: ctest runs
+// this in a fresh process with FASTBLAKE_BACKEND set to the name of the plug-in it registers
+// ("fake-gpu", which the library has never heard of) and to another accelerator's ("cuda").
+// The first hash comes before the registration, as a plug-in loaded late would find it.
+TEST(AcceleratorOverride, AnyRegisteredPluginMayBeNamed) {
+  const char* env = std::getenv("FASTBLAKE_BACKEND");
+  if (env == nullptr || std::getenv("FASTBLAKE_TEST_ACCELERATOR_OVERRIDE") == nullptr) {
+    GTEST_SKIP() << "run by ctest's accelerator_override_* tests";
+  }
+  const std::string name(env);
+  const auto input = random_source(test_seed()).bytes(3 * 1048576 + 5);
+  const auto want = b3::hash(input);
+  EXPECT_EQ(active_backend(), available_backends().front());
+  EXPECT_NE(std::string(backend_override_error()).find("nor a registered accelerator's name"),
+            std::string::npos)
+      << backend_override_error();
+  EXPECT_EQ(current_offload().mode, offload_mode::forced) << "a plug-in of that name may come";
+
+  constexpr accelerator::plugin renamed{
+      .name = "fake-gpu", .prepare = fake_prepare, .subtree_children = fake_children};
+  fake = {};
+  ASSERT_TRUE(accelerator::register_plugin(&renamed));
+  EXPECT_EQ(b3::hash(input), want);
+  EXPECT_EQ(current_offload().name, "fake-gpu");
+  EXPECT_FALSE(fake.invalid_subtree);
+  if (name == "fake-gpu") {
+    EXPECT_EQ(backend_override_error(), "") << "honoured once registered";
+    EXPECT_EQ(current_offload().mode, offload_mode::forced);
+    EXPECT_EQ(fake.sizes.size(), 1u) << "the whole input, one subtree";
+    EXPECT_EQ(current_offload().offloaded, 1u);
+  } else {
+    EXPECT_NE(backend_override_error(), "");
+    EXPECT_EQ(current_offload().mode, offload_mode::disabled) << "another accelerator's name";
+    EXPECT_TRUE(fake.sizes.empty());
+  }
+  EXPECT_TRUE(accelerator::register_plugin(nullptr));
+}
+
 TEST(OffloadPolicy, TriesTheAcceleratorThenTheCpuThenKeepsTheFaster) {
   using side = k3::offload_policy::side;
   k3::offload_policy p;

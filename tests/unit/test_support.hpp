@@ -15,8 +15,8 @@
 #include <fastblake/blake3.hpp>
 
 #include "backend/backend.hpp"
-#include "blake2/kernels.hpp"
 #include "fastblake_backends.hpp"
+#include "kernels/blake2/kernels.hpp"
 
 namespace fastblake::test {
 
