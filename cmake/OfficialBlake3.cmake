@@ -10,8 +10,10 @@
 #                                       renamed official_<level>_*
 # Sets FASTBLAKE_OFFICIAL_BLAKE3_FOUND. The sources are never copied into this repository.
 
+set(FASTBLAKE_CARGO_REGISTRY /usr/share/cargo/registry CACHE PATH
+    "Debian's crate sources (librust-*-dev): the official BLAKE3 C sources, the Rust references")
 file(GLOB _fastblake_official_candidates LIST_DIRECTORIES true
-     "/usr/share/cargo/registry/blake3-*/c")
+     "${FASTBLAKE_CARGO_REGISTRY}/blake3-*/c")
 list(SORT _fastblake_official_candidates COMPARE NATURAL ORDER DESCENDING)
 set(_fastblake_official_default "")
 if(_fastblake_official_candidates)

@@ -21,7 +21,6 @@ namespace {
 fork_safe_mutex window_ways_mutex;
 faster_of_two window_ways{16};
 std::optional<window_way> forced_window_way;
-std::atomic<std::uint64_t> read_in_parts_total{0};
 }  // namespace
 
 window_way choose_window_way() noexcept {

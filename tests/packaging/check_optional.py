@@ -36,6 +36,9 @@ def pkg_config_without(module):
 
 # name: (cache arguments, environment, the line configure must print).
 CASES = {
+    # No crate sources at all (no librust-blake3-dev), and only the C sources not found.
+    "crate-sources": ([f"-DFASTBLAKE_CARGO_REGISTRY={EMPTY}"], {},
+                      r"official BLAKE3 C sources not found.*skipped"),
     "official-blake3": ([f"-DFASTBLAKE_OFFICIAL_BLAKE3_DIR={EMPTY}"], {},
                         r"official BLAKE3 C sources not found.*skipped"),
     "libb2": ([], pkg_config_without("libb2"), r"BLAKE2 differential tests skipped: no libb2"),
@@ -57,8 +60,8 @@ CASES = {
              r"benchmarks without the Rust crates' rows"),
 }
 # (cargo is looked for only by the benchmarks, which the others skip already.)
-EVERYTHING = [argument for name, (arguments, _, _) in CASES.items() if name != "rust"
-              for argument in arguments]
+EVERYTHING = [argument for name, (arguments, _, _) in CASES.items()
+              if name not in ("rust", "official-blake3") for argument in arguments]
 CASES["everything"] = (EVERYTHING, pkg_config_without("libb2"),
                        r"official BLAKE3 C sources not found")
 
