@@ -74,6 +74,18 @@ void one_shot(benchmark::State& state, std::string backend, std::size_t size) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
 
+// A backend's variant (kernels.hpp) against its others: the rows blake3/serial/<backend>-<variant>.
+// The variant this CPU chose is restored after the row, for the rows that follow.
+void one_shot_variant(benchmark::State& state, std::string backend, std::string variant,
+                      std::string chosen, std::size_t size) {
+  if (!fastblake::use_backend(backend) || !fastblake::use_variant(variant)) {
+    fail(state, "no such variant");
+    return;
+  }
+  one_shot(state, backend, size);
+  fastblake::use_variant(chosen);
+}
+
 void official(benchmark::State& state, std::size_t size) {
   const auto in = input(size);
   if (official_hash(in) != portable_hash(in)) {
@@ -247,6 +259,21 @@ void register_all() {
     add_row(row_name("blake3", "serial", "rust", size), rust, 0, size);
 #endif
   }
+  // Each variant where a backend has several: 3 and 4 chunks, where they differ, and 4 + 2 + 1
+  // and 16 + 4 chunks, where they differ in the tail.
+  for (std::string_view backend : fastblake::available_backends()) {
+    const std::string saved(fastblake::active_backend());
+    fastblake::use_backend(backend);
+    const std::string chosen(fastblake::active_variant());
+    for (std::string_view variant : fastblake::available_variants()) {
+      for (std::size_t size : {3072, 4096, 7168, 20480}) {
+        const std::string impl = std::string(backend) + "-" + std::string(variant);
+        add_row(row_name("blake3", "serial", impl, size), one_shot_variant, std::string(backend),
+                std::string(variant), chosen, size);
+      }
+    }
+    fastblake::use_backend(saved);
+  }
   for (std::size_t item : many_item_sizes) {
     for (std::string_view backend : fastblake::available_backends()) {
       const std::size_t total = many_items * item;
@@ -329,7 +356,7 @@ void add_environment_context() {
   benchmark::AddCustomContext("default_threads",
                               std::to_string(fastblake::thread_pool::default_threads()));
   std::string overrides;
-  for (const char* name : {"FASTBLAKE_BACKEND", "FASTBLAKE_THREADS"}) {
+  for (const char* name : {"FASTBLAKE_BACKEND", "FASTBLAKE_VARIANT", "FASTBLAKE_THREADS"}) {
     if (const char* v = std::getenv(name)) {
       overrides.append(overrides.empty() ? "" : " ").append(name).append("=").append(v);
     }
@@ -362,6 +389,10 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("fastblake_version", FASTBLAKE_VERSION_STRING);
   benchmark::AddCustomContext("official_c_version", BLAKE3_VERSION_STRING);
   benchmark::AddCustomContext("detected_backend", fastblake::bench::detected_backend());
+  if (!fastblake::active_variant().empty()) {
+    benchmark::AddCustomContext("detected_variant", std::string(fastblake::active_variant()) +
+                                                        " (" + fastblake::variant_choice() + ")");
+  }
 #if defined(__clang__)
   benchmark::AddCustomContext("compiler", "clang " __clang_version__);
 #elif defined(__GNUC__)

@@ -7,8 +7,8 @@
 # A case is kernel, backend, cuda-host or gpu by its suite, and unit otherwise; a kernel case
 # also carries kernel-<backend>, the backend it runs on, from its parameter's name.
 set(_fastblake_suite_labels
-  "^Kernels/|^Blake2(Backends|Differential)\\.|^KernelLayouts\\." kernel
-  "^Backend(Override|Detection)?\\." backend
+  "^Kernels/|^Blake2(Backends|Differential)\\.|^KernelVariants\\." kernel
+  "^Backend(Override|Detection)?\\.|^Variant(s|Override)\\." backend
   "^FakeDevice\\." cuda-host
   "^Gpu(Automatic)?\\." gpu)
 # Cases that start threads (the tsan preset runs these), and cases too slow for RISC-V's vector
@@ -54,8 +54,9 @@ function(_fastblake_label_discovered)
         break()
       endif()
     endwhile()
-    # Kernels/Suite.Case/avx2_x8 and Blake2Backends.Case/avx2 run on avx2.
-    if(labels STREQUAL "kernel" AND name MATCHES "/([a-z0-9]+)(_x[0-9]+)?$")
+    # Kernels/Suite.Case/avx2_x8, .../avx512_rows512_x16 (a variant) and Blake2Backends.Case/avx2
+    # run on avx2, avx512 and avx2.
+    if(labels STREQUAL "kernel" AND name MATCHES "/([a-z0-9]+)(_[a-z0-9]+)?(_x[0-9]+)?$")
       list(APPEND labels "kernel-${CMAKE_MATCH_1}")
     endif()
     _fastblake_matches_any(threads "${name}" ${_fastblake_threads_cases})

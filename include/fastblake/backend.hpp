@@ -18,6 +18,7 @@
 #include <fastblake/detail/require_cxx20.hpp>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -45,6 +46,33 @@ FASTBLAKE_API std::string_view backend_override_error() noexcept;
 /// Switches every later hash in the process to the named backend, if it is available; returns
 /// whether it did. Meant for tests and benchmarks: hashes already running keep their backend.
 FASTBLAKE_API bool use_backend(std::string_view name) noexcept;
+
+/// The active backend's schedule variant where it has several, no one of them fastest on every
+/// core (avx512: "rows512" or "pairs256", how it lays out the last three or four chunks of a
+/// run); empty where it has one. Decided at the backend's first hash, or here: the variant
+/// FASTBLAKE_VARIANT names, else the one measured fastest on this kind of core (a table keyed
+/// by vendor, family and model; docs/blake3-kernels.md, "Per-core variants"), else the faster
+/// of a one-time measurement of each on this machine (tens of microseconds;
+/// FASTBLAKE_VARIANT=measure asks for it where the table has the core). Every variant gives the
+/// same hashes.
+FASTBLAKE_API std::string_view active_variant() noexcept;
+
+/// The active backend's variants; empty where it has one.
+FASTBLAKE_API std::vector<std::string_view> available_variants();
+
+/// How active_variant() was chosen, in one line: "FASTBLAKE_VARIANT", "the table of measured
+/// cores (AMD family 0x19 model 0x11)", "measured on this core (rows512 1210 ns, pairs256
+/// 1105 ns for four chunks)" or "use_variant"; empty where the backend has one variant.
+FASTBLAKE_API std::string variant_choice();
+
+/// Why FASTBLAKE_VARIANT was not honoured (neither "measure" nor a variant of the active
+/// backend's),
+/// in one sentence; empty when it was, or is unset.
+FASTBLAKE_API std::string variant_override_error();
+
+/// Switches the active backend to its variant of that name for every later hash; returns
+/// whether it has one (for tests and benchmarks, as use_backend).
+FASTBLAKE_API bool use_variant(std::string_view name) noexcept;
 
 /// How the automatic functions use an accelerator, when the program links one.
 enum class offload_mode {

@@ -45,6 +45,21 @@ FASTBLAKE_API int fastblake_use_backend(const char* name);
 FASTBLAKE_API const char* fastblake_backend_override_error(void);
 /** The BLAKE2 kernels in use ("portable" under the sse2 backend, else the backend's name). */
 FASTBLAKE_API const char* fastblake_active_blake2_kernels(void);
+/** The active backend's schedule variant where it has several ("rows512" or "pairs256" under
+ * avx512), else "": a static string. Chosen per core at the first hash (FASTBLAKE_VARIANT in
+ * the environment forces one; see fastblake::active_variant in <fastblake/backend.hpp>). */
+FASTBLAKE_API const char* fastblake_active_variant(void);
+/** The active backend's variants: writes up to `capacity` names (static strings) to `names`
+ * and returns how many there are (0 where it has one). */
+FASTBLAKE_API size_t fastblake_available_variants(const char** names, size_t capacity);
+/** Switches the active backend to its variant `name`. Returns 0, or EINVAL where it has none
+ * of that name. */
+FASTBLAKE_API int fastblake_use_variant(const char* name);
+/** How the variant was chosen and why FASTBLAKE_VARIANT was refused, if it was, in one line (as
+ * variant_choice() and variant_override_error(), joined by "; "): writes at most `capacity`
+ * bytes with a terminating NUL to `text` where capacity > 0, and returns the whole line's
+ * length, as snprintf does. */
+FASTBLAKE_API size_t fastblake_variant_choice(char* text, size_t capacity);
 
 /* ---- Threads ---- */
 

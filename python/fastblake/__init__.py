@@ -11,6 +11,7 @@
 from ._fastblake import (  # noqa: F401
     __version__,
     available_backends,
+    available_variants,
     backend,
     blake2b,
     blake2bp,
@@ -22,6 +23,9 @@ from ._fastblake import (  # noqa: F401
     hash_file,
     hash_many,
     use_backend,
+    use_variant,
+    variant,
+    variant_choice,
 )
 
 from . import blake3_hazmat  # noqa: E402
@@ -31,4 +35,5 @@ AUTO = blake3.AUTO
 __all__ = [
     "AUTO", "available_backends", "backend", "blake2b", "blake2bp", "blake2s", "blake2sp",
     "blake2xb", "blake2xs", "blake3", "blake3_hazmat", "hash_file", "hash_many", "use_backend",
+    "available_variants", "use_variant", "variant", "variant_choice",
 ]

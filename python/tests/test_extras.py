@@ -104,6 +104,26 @@ def test_backends_are_reported_and_chosen():
     assert fastblake.use_backend(original)
 
 
+def test_variants_are_reported_and_chosen():
+    names = fastblake.available_variants()
+    original = fastblake.variant()
+    assert (original == "") == (names == []) == (fastblake.variant_choice() == "")
+    # 3, 4 and 7 chunks and a part: the variants differ in the last three or four chunks.
+    for size in (3 * 1024, 4 * 1024, 7 * 1024 + 100):
+        data = bytes(range(251)) * (size // 251 + 1)
+        for name in names:
+            assert fastblake.use_variant(name=name)
+            assert fastblake.variant() == name
+            assert fastblake.variant_choice() == "use_variant"
+            assert fastblake.blake3(data[:size]).digest() == \
+                reference_module.blake3(data[:size]).digest()
+    assert not fastblake.use_variant("no-such-variant")
+    with pytest.raises(TypeError):
+        fastblake.use_variant(b"rows512")
+    if names:
+        assert fastblake.use_variant(original)
+
+
 # A small content-addressed store, as one would write it against the blake3 package. It names
 # its module `blake3_module` and is run twice: on the blake3 package and on fastblake, whose
 # one-line migration is `from fastblake import blake3`.

@@ -82,6 +82,9 @@ CALLS = {
     "blake2s refused data": fails(lambda: fastblake.blake2s().update("text")),
     "backends": lambda: (fastblake.backend(), fastblake.available_backends(),
                          fastblake.use_backend(fastblake.backend())),
+    "variants": lambda: (fastblake.variant(), fastblake.available_variants(),
+                         fastblake.variant_choice(), fastblake.use_variant(fastblake.variant()),
+                         fastblake.use_variant("no-such-variant")),
 }
 
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include <fastblake/backend.hpp>
@@ -173,6 +174,79 @@ bool use_backend(std::string_view name) noexcept {
   if (b == nullptr) return false;
   internal::set_active_backend(*b);
   return true;
+}
+
+std::string_view active_variant() noexcept {
+  internal::blake3::variant_selector* v = internal::blake3::active_kernels().variants;
+  return v == nullptr ? std::string_view() : v->current().name;
+}
+
+std::vector<std::string_view> available_variants() {
+  std::vector<std::string_view> names;
+  if (const auto* v = internal::blake3::active_kernels().variants) {
+    for (const auto& variant : v->variants()) names.push_back(variant.name);
+  }
+  return names;
+}
+
+std::string variant_choice() {
+  using basis = internal::blake3::variant_selector::basis;
+  internal::blake3::variant_selector* v = internal::blake3::active_kernels().variants;
+  if (v == nullptr) return {};
+  switch (v->how_chosen()) {
+    case basis::environment:
+      return "FASTBLAKE_VARIANT";
+    case basis::table: {
+      const internal::cpu_identity cpu = internal::this_cpu();
+      char text[96];
+      std::snprintf(text, sizeof text, "the table of measured cores (%s family 0x%X model 0x%X)",
+                    cpu.vendor == internal::cpu_vendor::amd ? "AMD" : "Intel", cpu.family,
+                    cpu.model);
+      return text;
+    }
+    case basis::measured: {
+      std::string text = "measured on this core (";
+      for (std::size_t i = 0; i < v->variants().size(); ++i) {
+        if (i > 0) text += ", ";
+        text += v->variants()[i].name;
+        text += ' ';
+        text += std::to_string(static_cast<long long>(v->measured_ns()[i] + 0.5));
+        text += " ns";
+      }
+      return text + " for four chunks)";
+    }
+    case basis::program:
+    case basis::undecided:
+      break;
+  }
+  return "use_variant";
+}
+
+std::string variant_override_error() {
+  const char* env = std::getenv("FASTBLAKE_VARIANT");
+  if (env == nullptr || *env == '\0' || std::string_view(env) == "measure") return {};
+  const internal::backend& b = internal::active_backend();
+  internal::blake3::variant_selector* v = b.blake3->variants;
+  if (v != nullptr) {
+    v->current();
+    if (!v->environment_refused()) return {};
+  }
+  std::string names;
+  for (const std::string_view name : available_variants()) {
+    names += names.empty() ? "" : ", ";
+    names += name;
+  }
+  std::string error = "FASTBLAKE_VARIANT=";
+  error.append(env, std::min<std::size_t>(std::strlen(env), 40));
+  error += v == nullptr ? " names no variant: the " + std::string(b.name) + " backend has one"
+                        : " is none of the " + std::string(b.name) + " backend's variants (" +
+                              names + "); using " + std::string(v->current().name);
+  return error;
+}
+
+bool use_variant(std::string_view name) noexcept {
+  internal::blake3::variant_selector* v = internal::blake3::active_kernels().variants;
+  return v != nullptr && v->choose(name);
 }
 
 }  // namespace fastblake

@@ -4,9 +4,11 @@
 // it into a status: nothing crosses into C.
 #include <fastblake/fastblake.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -14,6 +16,23 @@
 #include <fastblake/backend.hpp>
 #include <fastblake/config.hpp>
 #include <fastblake/thread_pool.hpp>
+
+namespace {
+
+// Writes up to capacity of list()'s names (string literals: NUL-terminated); returns how many
+// there are.
+size_t copy_names(std::vector<std::string_view> (*list)(), const char** names, size_t capacity) {
+  std::vector<std::string_view> available;
+  try {
+    available = list();
+  } catch (...) {
+    return 0;
+  }
+  for (std::size_t i = 0; i < available.size() && i < capacity; ++i) names[i] = available[i].data();
+  return available.size();
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -25,16 +44,7 @@ const char* fastblake_active_backend(void) {
 }
 
 size_t fastblake_available_backends(const char** names, size_t capacity) {
-  std::vector<std::string_view> available;
-  try {
-    available = fastblake::available_backends();
-  } catch (...) {
-    return 0;
-  }
-  for (std::size_t i = 0; i < available.size() && i < capacity; ++i) {
-    names[i] = available[i].data();  // string literals: NUL-terminated
-  }
-  return available.size();
+  return copy_names(fastblake::available_backends, names, capacity);
 }
 
 int fastblake_use_backend(const char* name) {
@@ -48,6 +58,37 @@ const char* fastblake_backend_override_error(void) {
 
 const char* fastblake_active_blake2_kernels(void) {
   return fastblake::active_blake2_kernels().data();
+}
+
+const char* fastblake_active_variant(void) {
+  // Variant names are string literals, and the empty view is of one.
+  const std::string_view name = fastblake::active_variant();
+  return name.empty() ? "" : name.data();
+}
+
+size_t fastblake_available_variants(const char** names, size_t capacity) {
+  return copy_names(fastblake::available_variants, names, capacity);
+}
+
+int fastblake_use_variant(const char* name) {
+  return name != nullptr && fastblake::use_variant(name) ? 0 : EINVAL;
+}
+
+size_t fastblake_variant_choice(char* text, size_t capacity) {
+  std::string line;
+  try {
+    line = fastblake::variant_choice();
+    const std::string error = fastblake::variant_override_error();
+    if (!error.empty()) line += (line.empty() ? "" : "; ") + error;
+  } catch (...) {
+    line.clear();
+  }
+  if (capacity > 0) {
+    const std::size_t n = std::min(line.size(), capacity - 1);
+    std::memcpy(text, line.data(), n);
+    text[n] = '\0';
+  }
+  return line.size();
 }
 
 size_t fastblake_default_threads(void) { return fastblake::thread_pool::default_threads(); }

@@ -51,6 +51,25 @@ std::uint64_t xcr0() noexcept {
 #endif
 }
 
+// Leaf 0's vendor string in EBX, EDX, ECX; leaf 1's family and model with their extended
+// fields added as the vendors' manuals define the display values.
+cpu_identity detect_identity() noexcept {
+  cpu_identity id;
+  const cpuid_regs vendor = cpuid(0, 0);
+  if (vendor.ebx == 0x756E6547 && vendor.edx == 0x49656E69 && vendor.ecx == 0x6C65746E) {
+    id.vendor = cpu_vendor::intel;  // "GenuineIntel"
+  } else if (vendor.ebx == 0x68747541 && vendor.edx == 0x69746E65 && vendor.ecx == 0x444D4163) {
+    id.vendor = cpu_vendor::amd;  // "AuthenticAMD"
+  }
+  if (vendor.eax < 1) return id;
+  const std::uint32_t eax = cpuid(1, 0).eax;
+  const std::uint32_t base_family = (eax >> 8) & 0xF, base_model = (eax >> 4) & 0xF;
+  id.family = base_family == 0xF ? base_family + ((eax >> 20) & 0xFF) : base_family;
+  id.model =
+      base_family == 0x6 || base_family == 0xF ? base_model | ((eax >> 12) & 0xF0) : base_model;
+  return id;
+}
+
 std::uint32_t detect() noexcept {
   constexpr std::uint64_t xmm_ymm_state = 0x6;      // SSE and AVX state (XCR0 bits 1, 2)
   constexpr std::uint64_t zmm_opmask_state = 0xE0;  // opmask, ZMM0-15 high, ZMM16-31 (5-7)
@@ -72,11 +91,8 @@ std::uint32_t detect() noexcept {
     if (leaf7.ebx & (1u << 16)) features |= feature_avx512f;
     if (leaf7.ebx & (1u << 31)) features |= feature_avx512vl;
   }
-  // "AuthenticAMD" in EBX, EDX, ECX of leaf 0: every AMD core with AVX-512 so far (Zen 4, 5).
-  const cpuid_regs vendor = cpuid(0, 0);
-  if (vendor.ebx == 0x68747541 && vendor.edx == 0x69746E65 && vendor.ecx == 0x444D4163) {
-    features |= feature_half_rate_512;
-  }
+  // Every AMD core with AVX-512 so far (Zen 4, 5).
+  if (detect_identity().vendor == cpu_vendor::amd) features |= feature_half_rate_512;
   return features;
 }
 
@@ -122,11 +138,20 @@ std::uint32_t detect() noexcept { return 0; }
 
 #endif
 
+#if !defined(__x86_64__) && !defined(_M_X64)
+cpu_identity detect_identity() noexcept { return {}; }
+#endif
+
 }  // namespace
 
 std::uint32_t cpu_features() noexcept {
   static const std::uint32_t features = detect();
   return features;
+}
+
+cpu_identity this_cpu() noexcept {
+  static const cpu_identity id = detect_identity();
+  return id;
 }
 
 }  // namespace fastblake::internal

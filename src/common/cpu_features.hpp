@@ -27,4 +27,15 @@ enum cpu_feature : std::uint32_t {
 /// when XGETBV says the OS preserves its state across context switches.
 std::uint32_t cpu_features() noexcept;
 
+/// Which core this is, as the per-core tables (kernels/blake3/variant.cpp) key it: the vendor
+/// and CPUID's display family and model (family 0x19 model 0x11 is AMD Zen 4 EPYC). Zeros
+/// where there is no CPUID. A virtual machine may report another model than the silicon's.
+enum class cpu_vendor : std::uint8_t { other, intel, amd };
+struct cpu_identity {
+  cpu_vendor vendor = cpu_vendor::other;
+  std::uint32_t family = 0;
+  std::uint32_t model = 0;
+};
+cpu_identity this_cpu() noexcept;
+
 }  // namespace fastblake::internal

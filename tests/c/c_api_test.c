@@ -336,6 +336,32 @@ static void test_backends_and_threads(void) {
   CHECK(strcmp(fastblake_backend_override_error(), "") == 0);
   CHECK(strlen(fastblake_active_blake2_kernels()) > 0);
 
+  /* The variants of the best backend (avx512 has two), each giving the same hashes. */
+  CHECK(fastblake_use_backend(names[0]) == 0);
+  const char* variants[8];
+  const size_t variant_count = fastblake_available_variants(variants, 8);
+  CHECK(variant_count <= 8 && fastblake_available_variants(NULL, 0) == variant_count);
+  char choice[160];
+  const size_t choice_length = fastblake_variant_choice(choice, sizeof choice);
+  CHECK(choice_length == strlen(choice));
+  CHECK((variant_count == 0) == (choice_length == 0));
+  CHECK((variant_count == 0) == (strcmp(fastblake_active_variant(), "") == 0));
+  char first_letter[1] = {'x'};
+  CHECK(fastblake_variant_choice(first_letter, 1) == choice_length && first_letter[0] == '\0');
+  const char* original_variant = fastblake_active_variant();
+  for (size_t i = 0; i < variant_count; ++i) {
+    CHECK(fastblake_use_variant(variants[i]) == 0);
+    CHECK(strcmp(fastblake_active_variant(), variants[i]) == 0);
+    fastblake_blake3_hash(in, 5000, got);
+    CHECK(memcmp(got, want, 32) == 0);
+    CHECK(fastblake_variant_choice(choice, sizeof choice) == strlen("use_variant"));
+    CHECK(strcmp(choice, "use_variant") == 0);
+  }
+  CHECK(fastblake_use_variant("no-such-variant") == EINVAL);
+  CHECK(fastblake_use_variant(NULL) == EINVAL);
+  if (variant_count > 0) CHECK(fastblake_use_variant(original_variant) == 0);
+  CHECK(fastblake_use_backend(original) == 0);
+
   CHECK(fastblake_default_threads() >= 1);
   fastblake_thread_pool* pool = fastblake_thread_pool_new(3);
   CHECK(pool != NULL && fastblake_thread_pool_size(pool) == 3);

@@ -116,5 +116,92 @@ TEST(BackendOverride, FollowsTheEnvironment) {
             "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85");
 }
 
+// The variants of the active backend (avx512 has two; the others one): switching between them
+// changes no hash, and an unknown name changes nothing.
+TEST(Variants, SwitchingChangesNoHash) {
+  const std::string backend(active_backend());
+  const std::string before(active_variant());
+  const auto names = available_variants();
+  if (names.empty()) {
+    EXPECT_EQ(before, "");
+    EXPECT_EQ(variant_choice(), "");
+    EXPECT_FALSE(use_variant("rows512"));
+    GTEST_SKIP() << active_backend() << " has one variant";
+  }
+  EXPECT_NE(std::find(names.begin(), names.end(), before), names.end()) << before;
+  EXPECT_FALSE(variant_choice().empty());
+  // The variants differ in the last three or four chunks of a run: 3, 4 and 4 + 2 + 1 chunks
+  // and a part.
+  const auto input = vector_input(7 * 1024 + 100);
+  const std::size_t sizes[] = {3 * 1024, 4 * 1024, input.size()};
+  ASSERT_TRUE(use_backend("portable"));
+  std::vector<blake3::digest> expected;
+  for (std::size_t size : sizes) expected.push_back(blake3::hash(std::span(input).first(size)));
+  ASSERT_TRUE(use_backend(backend));
+  for (std::string_view name : names) {
+    ASSERT_TRUE(use_variant(name)) << name;
+    EXPECT_EQ(active_variant(), name);
+    EXPECT_EQ(variant_choice(), "use_variant");
+    for (std::size_t i = 0; i < std::size(sizes); ++i) {
+      EXPECT_EQ(blake3::hash(std::span(input).first(sizes[i])), expected[i])
+          << name << " " << sizes[i];
+    }
+  }
+  const std::string_view current = active_variant();
+  EXPECT_FALSE(use_variant("nonsense"));
+  EXPECT_FALSE(use_variant(""));
+  EXPECT_EQ(active_variant(), current) << "a refused switch changes nothing";
+  EXPECT_TRUE(use_variant(before));
+}
+
+// Meaningful only as the first thing a process hashes, with FASTBLAKE_VARIANT set: ctest runs
+// it so for each variant name, "measure" and an unknown name (tests/CMakeLists.txt).
+TEST(VariantOverride, FollowsTheEnvironment) {
+  const char* env = std::getenv("FASTBLAKE_VARIANT");
+  if (env == nullptr || std::getenv("FASTBLAKE_TEST_VARIANT_OVERRIDE") == nullptr) {
+    GTEST_SKIP() << "run by ctest's variant_override_* tests";
+  }
+  const std::string name(env);
+  const auto names = available_variants();
+  const std::string choice = variant_choice();
+  const std::string error = variant_override_error();
+  const bool known = std::find(names.begin(), names.end(), name) != names.end();
+  if (names.empty()) {
+    EXPECT_EQ(active_variant(), "");
+    EXPECT_EQ(choice, "");
+    if (name == "measure") {
+      EXPECT_EQ(error, "");
+    } else {
+      EXPECT_NE(error.find("FASTBLAKE_VARIANT=" + name + " names no variant: the " +
+                           std::string(active_backend()) + " backend has one"),
+                std::string::npos)
+          << error;
+    }
+  } else if (known) {
+    EXPECT_EQ(active_variant(), name);
+    EXPECT_EQ(choice, "FASTBLAKE_VARIANT");
+    EXPECT_EQ(error, "");
+  } else if (name == "measure") {
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(choice.rfind("measured on this core (", 0), 0u) << choice;
+    for (std::string_view variant : names) {
+      EXPECT_NE(choice.find(std::string(variant) + " "), std::string::npos) << choice;
+    }
+  } else {
+    EXPECT_NE(error.find("FASTBLAKE_VARIANT=" + name + " is none of the " +
+                         std::string(active_backend()) + " backend's variants (rows512, " +
+                         "pairs256); using " + std::string(active_variant())),
+              std::string::npos)
+        << error;
+    EXPECT_TRUE(choice.rfind("the table of measured cores (", 0) == 0 ||
+                choice.rfind("measured on this core (", 0) == 0)
+        << choice;
+  }
+  const auto input = vector_input(4 * 1024);
+  const blake3::digest ours = blake3::hash(input);
+  ASSERT_TRUE(use_backend("portable"));
+  EXPECT_EQ(ours, blake3::hash(input));
+}
+
 }  // namespace
 }  // namespace fastblake::test

@@ -46,27 +46,28 @@ TEST_P(KernelDifferential, HashChunks) {
   }
 }
 
-// The avx512 kernels hash three or four leftover chunks in one of two layouts, chosen from the
-// CPU: both, whichever this CPU would choose.
-TEST(KernelLayouts, Avx512FourChunksInBothLayouts) {
-  const internal::backend* backend = internal::find_available_backend("avx512");
-  if (backend == nullptr) GTEST_SKIP() << "no avx512 backend on this CPU or build";
-  const k3::kernels* avx512 = backend->blake3;
-  const k3::four_chunk_layout chosen = k3::avx512_four_chunk_layout();
+// Every variant of every kernel set that has several, called directly, whichever this CPU
+// would choose: 1 to 40 chunks (the variants differ in the last three or four).
+TEST(KernelVariants, EveryVariantHashesChunksAsPortable) {
   random_source rng(test_seed() + 19);
-  for (const auto layout : {k3::four_chunk_layout::rows512, k3::four_chunk_layout::pairs256}) {
-    k3::set_avx512_four_chunk_layout(layout);
-    for (std::size_t n = 1; n <= 40; ++n) {
-      const auto input = rng.bytes(n * k3::chunk_len);
-      const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
-      const auto key = random_key(rng);
-      std::vector<std::uint8_t> ours(n * k3::out_len), expected(n * k3::out_len);
-      avx512->hash_chunks(in, n, key.data(), carry_counters[2], 0, ours.data());
-      k3::portable.hash_chunks(in, n, key.data(), carry_counters[2], 0, expected.data());
-      EXPECT_EQ(ours, expected) << n << " chunks, layout " << static_cast<int>(layout);
+  std::size_t sets = 0;
+  for (const backend* b : internal::available_backends()) {
+    if (b->blake3->variants == nullptr) continue;
+    ++sets;
+    EXPECT_GE(b->blake3->variants->variants().size(), 2u) << b->name;
+    for (const k3::kernel_variant& variant : b->blake3->variants->variants()) {
+      for (std::size_t n = 1; n <= 40; ++n) {
+        const auto input = rng.bytes(n * k3::chunk_len);
+        const auto* in = reinterpret_cast<const std::uint8_t*>(input.data());
+        const auto key = random_key(rng);
+        std::vector<std::uint8_t> ours(n * k3::out_len), expected(n * k3::out_len);
+        variant.hash_chunks(in, n, key.data(), carry_counters[2], 0, ours.data());
+        k3::portable.hash_chunks(in, n, key.data(), carry_counters[2], 0, expected.data());
+        EXPECT_EQ(ours, expected) << b->name << " " << variant.name << ", " << n << " chunks";
+      }
     }
   }
-  k3::set_avx512_four_chunk_layout(chosen);
+  if (sets == 0) GTEST_SKIP() << "no backend with variants on this CPU or build";
 }
 
 TEST_P(KernelDifferential, HashParents) {

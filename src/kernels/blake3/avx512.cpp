@@ -130,20 +130,32 @@ struct stack512 : simd::u32x16 {
 using row = vec128;
 #include "kernels/blake3/simd-inl.hpp"
 
-// Three or four chunks: four rows in one 512-bit vector ran 4 KiB at 2.92 GB/s on an Intel
-// Xeon against 2.61 for two pairs of 256-bit vectors (the official: 3.15), where 512-bit
-// operations issue on two ports and 256-bit ones on three; on AMD Zen 5, which runs 512-bit
-// operations at half the 256-bit rate, the pairs took 292 ns per chunk against 329.
+// Three or four chunks, in the two variants: four rows in one 512-bit vector, or two pairs of
+// 256-bit vectors. The rows ran 4 KiB at 2.92 GB/s on a Sapphire Rapids-class Xeon against
+// 2.61 for the pairs (the official: 3.15), where 512-bit operations issue on two ports and
+// 256-bit ones on three; on AMD Zen 5, which runs 512-bit operations at half the 256-bit rate,
+// the pairs took 292 ns per chunk against 329. Which one runs is variant.cpp's choice.
+void hash_chunks_rows512(const std::uint8_t* input, std::size_t num_chunks,
+                         const std::uint32_t key[8], std::uint64_t counter, std::uint8_t flags,
+                         std::uint8_t* out) {
+  hash_chunks_with<vec512, vec256, stack512, stack256>(input, num_chunks, key, counter, flags, out);
+}
+
+void hash_chunks_pairs256(const std::uint8_t* input, std::size_t num_chunks,
+                          const std::uint32_t key[8], std::uint64_t counter, std::uint8_t flags,
+                          std::uint8_t* out) {
+  hash_chunks_with<vec512, vec256, stack_pair<stack256>, stack256>(input, num_chunks, key, counter,
+                                                                   flags, out);
+}
+
+constexpr kernel_variant avx512_variants[] = {{"rows512", hash_chunks_rows512},
+                                              {"pairs256", hash_chunks_pairs256}};
+constinit variant_selector avx512_selector{"avx512", avx512_variants};
+
 void hash_chunks_avx512(const std::uint8_t* input, std::size_t num_chunks,
                         const std::uint32_t key[8], std::uint64_t counter, std::uint8_t flags,
                         std::uint8_t* out) {
-  if (avx512_four_chunk_layout() == four_chunk_layout::pairs256) {
-    hash_chunks_with<vec512, vec256, stack_pair<stack256>, stack256>(input, num_chunks, key,
-                                                                     counter, flags, out);
-  } else {
-    hash_chunks_with<vec512, vec256, stack512, stack256>(input, num_chunks, key, counter, flags,
-                                                         out);
-  }
+  avx512_selector.current().hash_chunks(input, num_chunks, key, counter, flags, out);
 }
 
 }  // namespace
@@ -156,6 +168,7 @@ const kernels avx512 = {
     .hash_chunks = hash_chunks_avx512,
     .hash_roots = hash_roots_with<vec512, vec256, vec128>,
     .hash_parents = hash_parents_with<vec512, vec256, stack512, stack256>,
+    .variants = &avx512_selector,
 };
 
 }  // namespace fastblake::internal::blake3

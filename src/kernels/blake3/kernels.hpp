@@ -7,6 +7,8 @@
 // parent nodes.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +40,60 @@ enum flag : std::uint8_t {
 inline constexpr std::uint32_t iv[8] = {0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A,
                                         0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19};
 
+using hash_chunks_function = void (*)(const std::uint8_t* input, std::size_t num_chunks,
+                                      const std::uint32_t key[8], std::uint64_t counter,
+                                      std::uint8_t flags, std::uint8_t* out);
+
+/// One of a kernel set's schedules where no single one is fastest on every core: its
+/// hash_chunks (the other functions are the set's own).
+struct kernel_variant {
+  std::string_view name;
+  hash_chunks_function hash_chunks;
+};
+
+/// Which variant a kernel set runs on this core (variant.cpp), decided at its first use:
+/// FASTBLAKE_VARIANT if it names one, else the table of cores we measured, else (or where
+/// FASTBLAKE_VARIANT=measure) a one-time measurement of each variant here (tens of
+/// microseconds). After that, one acquire load.
+class variant_selector {
+ public:
+  enum class basis : std::uint8_t { undecided, environment, table, measured, program };
+
+  constexpr variant_selector(std::string_view kernels_name,
+                             std::span<const kernel_variant> variants) noexcept
+      : kernels_name_(kernels_name), variants_(variants) {}
+
+  const kernel_variant& current() noexcept {
+    const int chosen = chosen_.load(std::memory_order_acquire);
+    return variants_[chosen >= 0 ? static_cast<std::size_t>(chosen) : decide()];
+  }
+  /// Switches to the variant of that name (basis::program); false if there is none.
+  bool choose(std::string_view name) noexcept;
+  std::span<const kernel_variant> variants() const noexcept { return variants_; }
+  std::string_view kernels_name() const noexcept { return kernels_name_; }
+  /// How the current variant was chosen (deciding first, as current() does).
+  basis how_chosen() noexcept;
+  /// Each variant's best time for four chunks, ns, when the choice was measured; else zeros.
+  std::span<const double> measured_ns() const noexcept {
+    return {measured_ns_.data(), variants_.size()};
+  }
+  /// Whether FASTBLAKE_VARIANT was set at the decision and named none of these variants.
+  bool environment_refused() const noexcept {
+    return environment_refused_.load(std::memory_order_acquire);
+  }
+
+ private:
+  std::size_t decide() noexcept;
+
+  static constexpr int undecided = -1, deciding = -2;
+  std::string_view kernels_name_;
+  std::span<const kernel_variant> variants_;
+  std::atomic<int> chosen_{undecided};
+  std::atomic<basis> basis_{basis::undecided};
+  std::atomic<bool> environment_refused_{false};
+  std::array<double, 4> measured_ns_{};
+};
+
 struct kernels {
   /// How many chunks or parents hash_chunks / hash_parents process in parallel. The tree
   /// code groups work in multiples of this; any count is accepted.
@@ -61,8 +117,7 @@ struct kernels {
 
   /// Hashes num_chunks whole chunks laid out back to back at input; chunk i gets counter + i.
   /// Writes their chaining values back to back (32 bytes each) to out.
-  void (*hash_chunks)(const std::uint8_t* input, std::size_t num_chunks, const std::uint32_t key[8],
-                      std::uint64_t counter, std::uint8_t flags, std::uint8_t* out);
+  hash_chunks_function hash_chunks;
 
   /// Hashes num_inputs independent whole messages of at most one chunk each (inputs[i] holds
   /// lengths[i] bytes) and writes their 32-byte root hashes back to back. flags is the mode:
@@ -76,14 +131,11 @@ struct kernels {
   /// to back at input. Writes their chaining values back to back to out.
   void (*hash_parents)(const std::uint8_t* input, std::size_t num_parents,
                        const std::uint32_t key[8], std::uint8_t flags, std::uint8_t* out);
-};
 
-/// How the avx512 kernels hash the last three or four chunks of a call: as four rows in one
-/// 512-bit vector, or as two interleaved pairs of 256-bit vectors. Chosen from the CPU (pairs
-/// where 512-bit operations run at half rate); tests run both.
-enum class four_chunk_layout : std::uint8_t { rows512, pairs256 };
-four_chunk_layout avx512_four_chunk_layout() noexcept;
-void set_avx512_four_chunk_layout(four_chunk_layout layout) noexcept;
+  /// The set's variants where it has several (avx512: how the last three or four chunks of a
+  /// hash_chunks call are laid out); hash_chunks runs the chosen one. Null where it has one.
+  variant_selector* variants = nullptr;
+};
 
 // One instance per backend compiled in (src/blake3/<name>.cpp): portable, plain C++ for any
 // CPU and byte order, and those FASTBLAKE_BACKENDS chose.
