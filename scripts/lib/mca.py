@@ -141,4 +141,5 @@ def main():
                 print(f"| {level} | {layout} ({lanes}) | {count} | " + " | ".join(cells) + " |")
 
 
-main()
+if __name__ == "__main__":
+    main()
