@@ -3,6 +3,7 @@
 
 #include <fastblake/detail/require_cxx20.hpp>
 
+#include <fastblake/bao.hpp>
 #include <fastblake/backend.hpp>
 #include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>

@@ -1,0 +1,104 @@
+// Bao's tree: its shape, and the chaining values of its nodes.
+#include "bao/tree.hpp"
+
+#include <string>
+
+namespace fastblake::internal::bao {
+namespace {
+
+using k3::tree::key_words;
+
+// Plain hashing: the IV as the key, no mode flags.
+const key_words& plain_key() noexcept {
+  static const key_words key = [] {
+    key_words k;
+    std::memcpy(k.data(), k3::iv, sizeof k3::iv);
+    return k;
+  }();
+  return key;
+}
+
+cv_bytes node_value(const k3::kernels& k, const k3::tree::output_node& node, bool is_root) {
+  cv_bytes out;
+  if (is_root) {
+    const auto digest = k3::tree::root_digest(k, node);
+    std::memcpy(out.data(), digest.data(), out.size());
+  } else {
+    k3::tree::node_chaining_value(k, node, out.data());
+  }
+  return out;
+}
+
+class bao_category : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "bao"; }
+  std::string message(int value) const override {
+    switch (static_cast<errc>(value)) {
+      case errc::hash_mismatch:
+        return "a node of the encoding does not match the hash";
+      case errc::truncated:
+        return "the encoding ends before the node to be read";
+      case errc::invalid_group:
+        return "chunk groups larger than 2^32 chunks";
+    }
+    return "unknown Bao error";
+  }
+};
+
+}  // namespace
+
+geometry::geometry(std::uint64_t content, unsigned group_log) : content_len(content) {
+  if (group_log > fastblake::bao::max_group_log) fail(errc::invalid_group, 0);
+  group_len = std::uint64_t{k3::chunk_len} << group_log;
+}
+
+cv_bytes leaf_cv(const std::byte* data, std::uint64_t len, std::uint64_t offset, bool is_root) {
+  const k3::kernels& k = k3::active_kernels();
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data);
+  const std::uint64_t counter = offset / k3::chunk_len;
+  if (len <= k3::chunk_len) {
+    auto state = k3::tree::make_chunk_state(plain_key(), counter, 0);
+    k3::tree::chunk_update(k, state, bytes, static_cast<std::size_t>(len));
+    return node_value(k, k3::tree::chunk_output(state), is_root);
+  }
+  std::uint8_t children[k3::block_len];
+  k3::tree::hash_subtree_to_children(k, bytes, static_cast<std::size_t>(len), plain_key(), counter,
+                                     0, children, nullptr, false);
+  return node_value(k, k3::tree::parent_output(children, plain_key(), 0), is_root);
+}
+
+cv_bytes parent_cv(const std::byte* children, bool is_root) {
+  const k3::kernels& k = k3::active_kernels();
+  return node_value(
+      k, k3::tree::parent_output(reinterpret_cast<const std::uint8_t*>(children), plain_key(), 0),
+      is_root);
+}
+
+std::uint64_t read_header(const std::byte* header) noexcept {
+  std::uint64_t n = 0;
+  for (std::size_t i = header_size; i-- > 0;)
+    n = n << 8 | std::to_integer<std::uint64_t>(header[i]);
+  return n;
+}
+
+void write_header(std::uint64_t content_len, std::byte* out) noexcept {
+  for (std::size_t i = 0; i < header_size; ++i) out[i] = std::byte(content_len >> (8 * i));
+}
+
+void fail(errc e, std::uint64_t offset) { throw fastblake::bao::error(e, offset); }
+
+}  // namespace fastblake::internal::bao
+
+namespace fastblake::bao {
+
+const std::error_category& category() noexcept {
+  static const internal::bao::bao_category instance;
+  return instance;
+}
+
+std::error_code make_error_code(errc e) noexcept { return {static_cast<int>(e), category()}; }
+
+error::error(errc e, std::uint64_t offset)
+    : std::system_error(make_error_code(e), "at byte " + std::to_string(offset)), offset_(offset) {}
+
+}  // namespace fastblake::bao

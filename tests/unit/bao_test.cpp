@@ -1,0 +1,361 @@
+// Bao (<fastblake/bao.hpp>): Bao's own test vectors (tests/vectors/bao_vectors.txt, from the bao
+// repository's test_vectors.json), chunk groups by their properties, and hostile encodings:
+// every single-byte corruption, every truncation, lying length headers.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <fastblake/bao.hpp>
+#include <fastblake/blake3.hpp>
+
+#include "test_support.hpp"
+
+namespace fastblake::test {
+namespace {
+
+namespace b3 = fastblake::blake3;
+using bytes = std::vector<std::byte>;
+
+// Bao's vector input: the little-endian 32-bit integers 1, 2, 3, ... cut to len bytes.
+bytes bao_input(std::size_t len) {
+  bytes out(len);
+  for (std::size_t i = 0; i < len; ++i) {
+    out[i] = std::byte(static_cast<std::uint32_t>(i / 4 + 1) >> (8 * (i % 4)));
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> numbers(const std::string& list) {
+  std::vector<std::uint64_t> out;
+  if (list == "-") return out;
+  std::istringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(std::stoull(item));
+  return out;
+}
+
+std::string blake3_hex(std::span<const std::byte> data) { return b3::hash(data).to_hex(); }
+
+b3::digest digest_of(const std::string& hex) { return *b3::digest::from_hex(hex); }
+
+bytes flipped(bytes b, std::uint64_t at) {
+  b[at] ^= std::byte{1};
+  return b;
+}
+
+bytes tail_of(const bytes& input, std::uint64_t from, std::uint64_t count) {
+  const std::uint64_t begin = std::min<std::uint64_t>(from, input.size());
+  const std::uint64_t end =
+      std::min<std::uint64_t>(input.size(), begin + std::min(count, input.size() - begin));
+  return bytes(input.begin() + static_cast<std::ptrdiff_t>(begin),
+               input.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+// Each line of the vectors file whose first word is kind, split into words.
+std::vector<std::vector<std::string>> vector_lines(std::string_view kind) {
+  std::ifstream in(FASTBLAKE_BAO_VECTORS);
+  std::vector<std::vector<std::string>> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::vector<std::string> words;
+    for (std::string w; fields >> w;) words.push_back(w);
+    if (!words.empty() && words[0] == kind) lines.push_back(words);
+  }
+  return lines;
+}
+
+// Runs f, which must throw bao::error; returns its offset.
+template <class F>
+std::uint64_t bao_error_offset(F&& f) {
+  try {
+    f();
+  } catch (const bao::error& e) {
+    EXPECT_EQ(&e.code().category(), &bao::category());
+    return e.offset();
+  }
+  ADD_FAILURE() << "no bao::error";
+  return ~std::uint64_t{0};
+}
+
+TEST(BaoVectors, Hash) {
+  const auto lines = vector_lines("hash");
+  ASSERT_EQ(lines.size(), 13u);
+  for (const auto& v : lines) {
+    const bytes input = bao_input(std::stoull(v[1]));
+    EXPECT_EQ(bao::encode(input).hash.to_hex(), v[2]) << v[1];
+    EXPECT_EQ(bao::encode_outboard(input).hash.to_hex(), v[2]) << v[1];
+  }
+}
+
+TEST(BaoVectors, CombinedEncodingAndItsCorruptions) {
+  const auto lines = vector_lines("encode");
+  ASSERT_EQ(lines.size(), 13u);
+  for (const auto& v : lines) {
+    const bytes input = bao_input(std::stoull(v[1]));
+    const bao::encoding e = bao::encode(input);
+    ASSERT_EQ(e.bytes.size(), std::stoull(v[2])) << v[1];
+    EXPECT_EQ(bao::encoded_size(input.size()), e.bytes.size());
+    EXPECT_EQ(e.hash.to_hex(), v[3]);
+    EXPECT_EQ(blake3_hex(e.bytes), v[4]) << v[1];
+    EXPECT_EQ(bao::decode(e.hash, e.bytes), input) << v[1];
+    for (std::uint64_t at : numbers(v[5])) {
+      const std::uint64_t offset =
+          bao_error_offset([&] { bao::decode(e.hash, flipped(e.bytes, at)); });
+      // Each point is the first byte of a node (or of the header, which breaks the tree
+      // elsewhere): the node itself is the one that fails.
+      if (at != 0) {
+        EXPECT_EQ(offset, at) << v[1] << " corrupted at " << at;
+      }
+    }
+  }
+}
+
+TEST(BaoVectors, OutboardEncodingAndItsCorruptions) {
+  const auto lines = vector_lines("outboard");
+  ASSERT_EQ(lines.size(), 13u);
+  for (const auto& v : lines) {
+    const bytes input = bao_input(std::stoull(v[1]));
+    const bao::encoding e = bao::encode_outboard(input);
+    ASSERT_EQ(e.bytes.size(), std::stoull(v[2])) << v[1];
+    EXPECT_EQ(bao::outboard_size(input.size()), e.bytes.size());
+    EXPECT_EQ(e.hash.to_hex(), v[3]);
+    EXPECT_EQ(blake3_hex(e.bytes), v[4]) << v[1];
+    EXPECT_EQ(bao::decode_outboard(e.hash, e.bytes, input), input) << v[1];
+    for (std::uint64_t at : numbers(v[5])) {
+      const std::uint64_t offset =
+          bao_error_offset([&] { bao::decode_outboard(e.hash, flipped(e.bytes, at), input); });
+      if (at != 0) {
+        EXPECT_EQ(offset, at) << v[1] << " outboard corrupted at " << at;
+      }
+    }
+    for (std::uint64_t at : numbers(v[6])) {
+      // A corrupted chunk is named by its offset in the input.
+      EXPECT_EQ(
+          bao_error_offset([&] { bao::decode_outboard(e.hash, e.bytes, flipped(input, at)); }), at)
+          << v[1] << " input corrupted at " << at;
+    }
+  }
+}
+
+// A seek to each offset and a read to the end, as a slice from there.
+TEST(BaoVectors, Seeks) {
+  const auto lines = vector_lines("seek");
+  ASSERT_EQ(lines.size(), 13u);
+  for (const auto& v : lines) {
+    const bytes input = bao_input(std::stoull(v[1]));
+    const bao::encoding e = bao::encode(input);
+    const bao::encoding outboard = bao::encode_outboard(input);
+    for (std::uint64_t offset : numbers(v[2])) {
+      const std::uint64_t rest = input.size() - std::min<std::uint64_t>(offset, input.size());
+      const bytes slice = bao::extract_slice(e.bytes, offset, rest);
+      EXPECT_EQ(bao::decode_slice(e.hash, slice, offset, rest), tail_of(input, offset, rest))
+          << v[1] << " from " << offset;
+      EXPECT_EQ(bao::extract_slice_outboard(outboard.bytes, input, offset, rest), slice);
+    }
+  }
+}
+
+TEST(BaoVectors, SlicesAndTheirCorruptions) {
+  const auto lines = vector_lines("slice");
+  ASSERT_EQ(lines.size(), 222u);
+  for (const auto& v : lines) {
+    const bytes input = bao_input(std::stoull(v[1]));
+    const b3::digest hash = digest_of(v[2]);
+    const std::uint64_t start = std::stoull(v[3]), count = std::stoull(v[4]);
+    const std::string where = v[1] + " [" + v[3] + ", +" + v[4] + ")";
+    const bytes slice = bao::extract_slice(bao::encode(input).bytes, start, count);
+    ASSERT_EQ(slice.size(), std::stoull(v[5])) << where;
+    EXPECT_EQ(blake3_hex(slice), v[6]) << where;
+    EXPECT_EQ(bao::extract_slice_outboard(bao::encode_outboard(input).bytes, input, start, count),
+              slice)
+        << where;
+    EXPECT_EQ(bao::decode_slice(hash, slice, start, count), tail_of(input, start, count)) << where;
+    for (std::uint64_t at : numbers(v[7])) {
+      const std::uint64_t offset =
+          bao_error_offset([&] { bao::decode_slice(hash, flipped(slice, at), start, count); });
+      if (at >= bao::header_size) {
+        EXPECT_EQ(offset, at) << where << " corrupted at " << at;
+      }
+    }
+  }
+}
+
+// ---- chunk groups ----
+
+// The group-k encoding made from the group-0 one: every parent of a subtree of at most 2^k
+// chunks left out.
+bytes without_parents_below(const bytes& encoded0, std::uint64_t len, unsigned group_log,
+                            bool outboard) {
+  const std::uint64_t group = std::uint64_t{1024} << group_log;
+  bytes out(encoded0.begin(), encoded0.begin() + bao::header_size);
+  std::uint64_t at = bao::header_size;
+  // Pre-order over the group-0 tree; each subtree's encoded size under group 0.
+  const auto size0 = [&](std::uint64_t n) {
+    return (n <= 1024 ? 0 : (n - 1) / 1024) * bao::parent_size + (outboard ? 0 : n);
+  };
+  const auto walk = [&](auto&& self, std::uint64_t n) -> void {
+    if (n <= group) {
+      // Its chunks, in order, without its parents.
+      if (!outboard) {
+        const auto copy_chunks = [&](auto&& inner, std::uint64_t m) -> void {
+          if (m <= 1024) {
+            out.insert(out.end(), encoded0.begin() + static_cast<std::ptrdiff_t>(at),
+                       encoded0.begin() + static_cast<std::ptrdiff_t>(at + m));
+            at += m;
+            return;
+          }
+          at += bao::parent_size;
+          const std::uint64_t left = std::bit_floor((m - 1) / 1024) * 1024;
+          inner(inner, left);
+          inner(inner, m - left);
+        };
+        copy_chunks(copy_chunks, n);
+      } else {
+        at += size0(n);
+      }
+      return;
+    }
+    out.insert(out.end(), encoded0.begin() + static_cast<std::ptrdiff_t>(at),
+               encoded0.begin() + static_cast<std::ptrdiff_t>(at + bao::parent_size));
+    at += bao::parent_size;
+    const std::uint64_t left = std::bit_floor((n - 1) / 1024) * 1024;
+    self(self, left);
+    self(self, n - left);
+  };
+  walk(walk, len);
+  return out;
+}
+
+TEST(BaoGroups, EveryGroupSizeKeepsTheHashAndDropsOnlyTheLowParents) {
+  random_source rng(test_seed() + 90);
+  for (std::size_t len :
+       {std::size_t{0}, std::size_t{1}, std::size_t{1024}, std::size_t{1025}, std::size_t{4096},
+        std::size_t{16384}, std::size_t{16385}, std::size_t{65536 + 3000}, std::size_t{300000}}) {
+    const auto input = rng.bytes(len);
+    const bytes in(input.begin(), input.end());
+    const bao::encoding combined0 = bao::encode(in), outboard0 = bao::encode_outboard(in);
+    for (unsigned k = 0; k <= 8; ++k) {
+      const std::string where = std::to_string(len) + " bytes, group_log " + std::to_string(k);
+      const bao::encoding combined = bao::encode(in, k), outboard = bao::encode_outboard(in, k);
+      EXPECT_EQ(combined.hash, b3::hash(in)) << where;
+      EXPECT_EQ(outboard.hash, b3::hash(in)) << where;
+      EXPECT_EQ(combined.bytes, without_parents_below(combined0.bytes, len, k, false)) << where;
+      EXPECT_EQ(outboard.bytes, without_parents_below(outboard0.bytes, len, k, true)) << where;
+      EXPECT_EQ(combined.bytes.size(), bao::encoded_size(len, k)) << where;
+      EXPECT_EQ(outboard.bytes.size(), bao::outboard_size(len, k)) << where;
+      EXPECT_EQ(bao::decode(combined.hash, combined.bytes, k), in) << where;
+      EXPECT_EQ(bao::decode_outboard(outboard.hash, outboard.bytes, in, k), in) << where;
+      for (std::uint64_t start : {std::uint64_t{0}, std::uint64_t{1023}, std::uint64_t{5000},
+                                  std::uint64_t{len / 2}, std::uint64_t{len}}) {
+        for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{3000}}) {
+          const bytes slice = bao::extract_slice(combined.bytes, start, count, k);
+          EXPECT_EQ(bao::extract_slice_outboard(outboard.bytes, in, start, count, k), slice);
+          EXPECT_EQ(bao::decode_slice(combined.hash, slice, start, count, k),
+                    tail_of(in, start, count))
+              << where << " [" << start << ", +" << count << ")";
+        }
+      }
+      if (k > 0) {
+        // Decoded with the wrong group size it fails, unless the two encodings are one (the
+        // input fits one group of either size); it never decodes to something else.
+        const bool same = bao::encoded_size(len, k) == bao::encoded_size(len, k - 1);
+        try {
+          EXPECT_EQ(bao::decode(combined.hash, combined.bytes, k - 1), in) << where;
+          EXPECT_TRUE(same) << where;
+        } catch (const bao::error&) {
+          EXPECT_FALSE(same) << where;
+        }
+      }
+    }
+  }
+  EXPECT_THROW(bao::encode(bytes(10), bao::max_group_log + 1), bao::error);
+  EXPECT_THROW(bao::encoded_size(10, bao::max_group_log + 1), bao::error);
+}
+
+// ---- hostile encodings ----
+
+TEST(BaoHostile, EverySingleByteCorruptionOfSmallEncodingsFails) {
+  for (std::size_t len : {0, 1, 1023, 1024, 1025, 2049, 3 * 1024 + 1, 5 * 1024}) {
+    const bytes input = bao_input(len);
+    for (unsigned k : {0u, 1u}) {
+      const bao::encoding combined = bao::encode(input, k),
+                          outboard = bao::encode_outboard(input, k);
+      for (std::size_t at = 0; at < combined.bytes.size(); ++at) {
+        for (std::byte bit : {std::byte{1}, std::byte{0x80}}) {
+          bytes bad = combined.bytes;
+          bad[at] ^= bit;
+          EXPECT_THROW(bao::decode(combined.hash, bad, k), bao::error) << len << " at " << at;
+        }
+      }
+      for (std::size_t at = 0; at < outboard.bytes.size(); ++at) {
+        EXPECT_THROW(bao::decode_outboard(outboard.hash, flipped(outboard.bytes, at), input, k),
+                     bao::error)
+            << len << " outboard at " << at;
+      }
+      for (std::size_t at = 0; at < input.size(); at += 97) {
+        EXPECT_THROW(bao::decode_outboard(outboard.hash, outboard.bytes, flipped(input, at), k),
+                     bao::error)
+            << len << " input at " << at;
+      }
+    }
+  }
+}
+
+TEST(BaoHostile, EveryTruncationFails) {
+  for (std::size_t len : {0, 1, 1024, 1025, 4097}) {
+    const bytes input = bao_input(len);
+    const bao::encoding combined = bao::encode(input), outboard = bao::encode_outboard(input);
+    for (std::size_t cut = 0; cut < combined.bytes.size(); ++cut) {
+      const std::span<const std::byte> part(combined.bytes.data(), cut);
+      EXPECT_EQ(bao_error_offset([&] { bao::decode(combined.hash, part); }) <= cut, true) << cut;
+      EXPECT_THROW(bao::extract_slice(part, 0, len), bao::error) << cut;
+    }
+    for (std::size_t cut = 0; cut < outboard.bytes.size(); ++cut) {
+      EXPECT_THROW(bao::decode_outboard(outboard.hash, std::span(outboard.bytes).first(cut), input),
+                   bao::error)
+          << cut;
+    }
+    for (std::size_t cut = 0; cut < input.size(); cut += 61) {
+      EXPECT_THROW(bao::decode_outboard(outboard.hash, outboard.bytes, std::span(input).first(cut)),
+                   bao::error)
+          << cut;
+    }
+    // Bytes after the end are ignored, as Bao's decoders ignore them.
+    bytes longer = combined.bytes;
+    longer.resize(longer.size() + 100, std::byte{7});
+    EXPECT_EQ(bao::decode(combined.hash, longer), input);
+  }
+}
+
+TEST(BaoHostile, ALyingLengthHeaderFails) {
+  const bytes input = bao_input(5000);
+  const bao::encoding e = bao::encode(input);
+  for (std::uint64_t lie :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4999}, std::uint64_t{5001},
+        std::uint64_t{8192}, std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
+    bytes bad = e.bytes;
+    for (std::size_t i = 0; i < bao::header_size; ++i) bad[i] = std::byte(lie >> (8 * i));
+    EXPECT_THROW(bao::decode(e.hash, bad), bao::error) << lie;
+    // A slice away from the end need not meet the lie (its nodes are the same under either
+    // length), but what it returns is the input's.
+    try {
+      EXPECT_EQ(bao::decode_slice(e.hash, bao::extract_slice(bad, 4000, 10), 4000, 10),
+                tail_of(input, 4000, 10))
+          << lie;
+    } catch (const bao::error&) {
+    }
+    // One that reaches the end meets it.
+    EXPECT_THROW(bao::decode_slice(e.hash, bao::extract_slice(bad, 4990, 20), 4990, 20), bao::error)
+        << lie;
+  }
+  // The wrong hash.
+  EXPECT_THROW(bao::decode(b3::hash(std::span(input).first(10)), e.bytes), bao::error);
+  EXPECT_THROW(bao::decode(e.hash, std::span(e.bytes).first(7)), bao::error);
+}
+
+}  // namespace
+}  // namespace fastblake::test
