@@ -76,6 +76,13 @@ struct encoding {
 FASTBLAKE_API encoding encode(std::span<const std::byte> input, unsigned group_log = 0);
 /// The outboard encoding of input.
 FASTBLAKE_API encoding encode_outboard(std::span<const std::byte> input, unsigned group_log = 0);
+/// The same into the first encoded_size() (outboard_size()) bytes of out, which the caller may
+/// reuse from one input to the next; returns the root hash. Throws std::length_error where out
+/// is smaller.
+FASTBLAKE_API blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out,
+                                    unsigned group_log = 0);
+FASTBLAKE_API blake3::digest encode_outboard(std::span<const std::byte> input,
+                                             std::span<std::byte> out, unsigned group_log = 0);
 
 /// The input a combined encoding holds, checked against hash. Bytes after the encoding's end
 /// are ignored, as every Bao decoder ignores them.

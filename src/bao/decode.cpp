@@ -42,6 +42,10 @@ class decoder {
       if (!src_.slice) at_ += g_.subtree_size(len, src_.outboard);
       return;
     }
+    if (!is_root && !g_.is_leaf(len) && len <= subtree_levels::max_len && offset >= want_from_ &&
+        offset + len <= want_to_ && whole_subtree(offset, len, expected)) {
+      return;
+    }
     if (g_.is_leaf(len)) {
       const std::uint64_t node_at = src_.outboard ? offset : at_;
       const std::byte* leaf =
@@ -65,6 +69,69 @@ class decoder {
     subtree(offset + left, len - left, right_cv, false);
   }
 
+  // A subtree of at most subtree_levels::max_len bytes, all of them wanted, checked at once:
+  // its leaves and its stored parents hashed on the SIMD kernels, then compared top-down in
+  // pre-order, as subtree() compares them one by one, so that a failure names the same node.
+  // False, having read nothing, where the bytes end inside it: subtree() then names the place.
+  bool whole_subtree(std::uint64_t offset, std::uint64_t len, const cv_bytes& expected) {
+    const std::uint64_t size = g_.subtree_size(len, src_.outboard);
+    if (at_ > src_.tree.size() || size > src_.tree.size() - at_) return false;
+    if (src_.outboard && (offset > src_.data.size() || len > src_.data.size() - offset)) {
+      return false;
+    }
+    // The parents into one row, the leaves (of a combined encoding or slice) after out's end.
+    parents_.clear();
+    const std::size_t out_at = out_.size();
+    if (!src_.outboard) out_.resize(out_at + static_cast<std::size_t>(len));
+    gather(0, len, at_, out_.data() + out_at);
+    const std::byte* leaves = src_.outboard ? src_.data.data() + offset : out_.data() + out_at;
+    levels_.hash(leaves, len, offset);
+    const std::size_t parents = parents_.size() / parent_size;
+    parent_cvs_.resize(parents * k3::out_len);
+    k3::active_kernels().hash_parents(reinterpret_cast<const std::uint8_t*>(parents_.data()),
+                                      parents, plain_key().data(), 0, parent_cvs_.data());
+    std::size_t next_parent = 0;
+    check(offset, 0, len, expected.data(), at_, next_parent);
+    at_ += size;
+    if (src_.outboard) out_.insert(out_.end(), leaves, leaves + len);
+    return true;
+  }
+
+  // Copies the stored parents of the subtree's bytes [first, first + len), at `at` in the
+  // tree, to parents_, and (combined) its leaves to `leaves` + first.
+  void gather(std::uint64_t first, std::uint64_t len, std::uint64_t at, std::byte* leaves) {
+    if (g_.is_leaf(len)) {
+      if (!src_.outboard) std::copy_n(src_.tree.data() + at, len, leaves + first);
+      return;
+    }
+    parents_.insert(parents_.end(), src_.tree.data() + at, src_.tree.data() + at + parent_size);
+    const std::uint64_t left = geometry::left_len(len);
+    gather(first, left, at + parent_size, leaves);
+    gather(first + left, len - left, at + parent_size + g_.subtree_size(left, src_.outboard),
+           leaves);
+  }
+
+  void check(std::uint64_t base, std::uint64_t first, std::uint64_t len,
+             const std::uint8_t* expected, std::uint64_t at, std::size_t& next_parent) {
+    if (g_.is_leaf(len)) {
+      const std::uint8_t* cv = levels_.cv(first / k3::chunk_len, chunks_in(len));
+      if (std::memcmp(cv, expected, k3::out_len) != 0) {
+        fail(errc::hash_mismatch, src_.outboard ? base + first : at);
+      }
+      return;
+    }
+    const std::size_t index = next_parent++;
+    if (std::memcmp(parent_cvs_.data() + index * k3::out_len, expected, k3::out_len) != 0) {
+      fail(errc::hash_mismatch, at);
+    }
+    const auto* stored =
+        reinterpret_cast<const std::uint8_t*>(parents_.data()) + index * parent_size;
+    const std::uint64_t left = geometry::left_len(len);
+    check(base, first, left, stored, at + parent_size, next_parent);
+    check(base, first + left, len - left, stored + k3::out_len,
+          at + parent_size + g_.subtree_size(left, src_.outboard), next_parent);
+  }
+
   static const std::byte* read(std::span<const std::byte> from, std::uint64_t at, std::uint64_t n) {
     if (at > from.size() || n > from.size() - at) {
       fail(errc::truncated, std::min<std::uint64_t>(at, from.size()));
@@ -77,6 +144,10 @@ class decoder {
   std::uint64_t start_, end_, want_from_, want_to_;
   std::vector<std::byte>& out_;
   std::uint64_t at_ = header_size;
+  // whole_subtree's rows: the stored parents, their chaining values, the nodes from the leaves.
+  std::vector<std::byte> parents_;
+  std::vector<std::uint8_t> parent_cvs_;
+  subtree_levels levels_;
 };
 
 std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const decoder::source& src,
@@ -86,6 +157,11 @@ std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const d
   const std::uint64_t content_len = read_header(src.tree.data());
   const geometry g(content_len, group_log);
   std::vector<std::byte> out;
+  // Room for the output at once, but never more than the bytes given hold: the header is not
+  // to be trusted with an allocation.
+  const std::uint64_t given = src.outboard ? src.data.size() : src.tree.size();
+  out.reserve(
+      static_cast<std::size_t>(std::min({content_len, given, whole ? content_len : count})));
   if (whole) {
     decoder(src, g, 0, content_len, 0, content_len, out).run(hash);
   } else {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <limits>
 #include <new>
+#include <stdexcept>
 
 #include "bao/tree.hpp"
 
@@ -22,6 +23,15 @@ class encoder {
       if (!outboard_) std::copy_n(data, len, out_ + at);
       return leaf_cv(data, len, offset, is_root);
     }
+    if (len <= subtree_levels::max_len) {
+      // Every node at once, on the SIMD kernels, then written out in pre-order.
+      levels_.hash(data, len, offset);
+      write_nodes(offset, 0, len, at);
+      if (is_root) return parent_cv(out_ + at, true);
+      cv_bytes top;
+      std::memcpy(top.data(), levels_.cv(0, chunks_in(len)), top.size());
+      return top;
+    }
     const std::uint64_t left = geometry::left_len(len);
     const cv_bytes l = subtree(offset, left, at + parent_size, false);
     const cv_bytes r = subtree(offset + left, len - left,
@@ -33,23 +43,49 @@ class encoder {
   }
 
  private:
+  // The nodes of the subtree levels_ holds (input bytes [base, base + ...)) over its bytes
+  // [first, first + len), from `at` on.
+  void write_nodes(std::uint64_t base, std::uint64_t first, std::uint64_t len, std::uint64_t at) {
+    if (g_.is_leaf(len)) {
+      if (!outboard_) std::copy_n(input_.data() + base + first, len, out_ + at);
+      return;
+    }
+    const std::uint64_t left = geometry::left_len(len);
+    const std::uint64_t chunk = first / k3::chunk_len, left_chunks = left / k3::chunk_len;
+    std::memcpy(out_ + at, levels_.cv(chunk, left_chunks), k3::out_len);
+    std::memcpy(out_ + at + k3::out_len, levels_.cv(chunk + left_chunks, chunks_in(len - left)),
+                k3::out_len);
+    write_nodes(base, first, left, at + parent_size);
+    write_nodes(base, first + left, len - left,
+                at + parent_size + g_.subtree_size(left, outboard_));
+  }
+
   std::span<const std::byte> input_;
   const geometry& g_;
   bool outboard_;
   std::byte* out_;
+  subtree_levels levels_;
 };
+
+fastblake::blake3::digest encode_into(std::span<const std::byte> input, std::span<std::byte> out,
+                                      unsigned group_log, bool outboard) {
+  const geometry g(input.size(), group_log);
+  if (out.size() < header_size + g.subtree_size(input.size(), outboard)) {
+    throw std::length_error("fastblake::bao: the output is smaller than the encoding");
+  }
+  write_header(input.size(), out.data());
+  return fastblake::blake3::digest(
+      encoder(input, g, outboard, out.data()).subtree(0, input.size(), header_size, true));
+}
 
 fastblake::bao::encoding encode_any(std::span<const std::byte> input, unsigned group_log,
                                     bool outboard) {
-  const geometry g(input.size(), group_log);
-  const std::uint64_t size = header_size + g.subtree_size(input.size(), outboard);
+  const std::uint64_t size =
+      header_size + geometry(input.size(), group_log).subtree_size(input.size(), outboard);
   if (size > std::numeric_limits<std::size_t>::max()) throw std::bad_alloc();
   fastblake::bao::encoding e;
   e.bytes.resize(static_cast<std::size_t>(size));
-  write_header(input.size(), e.bytes.data());
-  const cv_bytes root =
-      encoder(input, g, outboard, e.bytes.data()).subtree(0, input.size(), header_size, true);
-  e.hash = fastblake::blake3::digest(root);
+  e.hash = encode_into(input, e.bytes, group_log, outboard);
   return e;
 }
 
@@ -79,8 +115,10 @@ class slicer {
 
  private:
   void copy(std::span<const std::byte> from, std::uint64_t at, std::uint64_t n) {
-    if (at > from.size() || n > from.size() - at)
+    if (at > from.size() || n > from.size() - at) {
       fail(errc::truncated, std::min<std::uint64_t>(at, from.size()));
+    }
+    if (n == 0) return;  // the empty input's one chunk (and from may be an empty span's null)
     const std::size_t old_size = out_.size();
     out_.resize(old_size + static_cast<std::size_t>(n));
     std::memcpy(out_.data() + old_size, from.data() + at, static_cast<std::size_t>(n));
@@ -136,6 +174,16 @@ encoding encode(std::span<const std::byte> input, unsigned group_log) {
 
 encoding encode_outboard(std::span<const std::byte> input, unsigned group_log) {
   return internal::bao::encode_any(input, group_log, true);
+}
+
+blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out,
+                      unsigned group_log) {
+  return internal::bao::encode_into(input, out, group_log, false);
+}
+
+blake3::digest encode_outboard(std::span<const std::byte> input, std::span<std::byte> out,
+                               unsigned group_log) {
+  return internal::bao::encode_into(input, out, group_log, true);
 }
 
 std::vector<std::byte> extract_slice(std::span<const std::byte> encoded, std::uint64_t start,

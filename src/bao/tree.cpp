@@ -8,16 +8,6 @@ namespace {
 
 using k3::tree::key_words;
 
-// Plain hashing: the IV as the key, no mode flags.
-const key_words& plain_key() noexcept {
-  static const key_words key = [] {
-    key_words k;
-    std::memcpy(k.data(), k3::iv, sizeof k3::iv);
-    return k;
-  }();
-  return key;
-}
-
 cv_bytes node_value(const k3::kernels& k, const k3::tree::output_node& node, bool is_root) {
   cv_bytes out;
   if (is_root) {
@@ -47,9 +37,45 @@ class bao_category : public std::error_category {
 
 }  // namespace
 
+const key_words& plain_key() noexcept {
+  static const key_words key = [] {
+    key_words k;
+    std::memcpy(k.data(), k3::iv, sizeof k3::iv);
+    return k;
+  }();
+  return key;
+}
+
 geometry::geometry(std::uint64_t content, unsigned group_log) : content_len(content) {
   if (group_log > fastblake::bao::max_group_log) fail(errc::invalid_group, 0);
   group_len = std::uint64_t{k3::chunk_len} << group_log;
+}
+
+void subtree_levels::hash(const std::byte* data, std::uint64_t len, std::uint64_t offset) noexcept {
+  const k3::kernels& k = k3::active_kernels();
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data);
+  const std::uint64_t counter = offset / k3::chunk_len;
+  const auto whole = static_cast<std::size_t>(len / k3::chunk_len);
+  std::uint8_t* level = storage_.data();
+  k.hash_chunks(bytes, whole, plain_key().data(), counter, 0, level);
+  std::size_t n = whole;
+  if (const auto rest = static_cast<std::size_t>(len % k3::chunk_len); rest != 0) {
+    auto state = k3::tree::make_chunk_state(plain_key(), counter + whole, 0);
+    k3::tree::chunk_update(k, state, bytes + whole * k3::chunk_len, rest);
+    k3::tree::node_chaining_value(k, k3::tree::chunk_output(state), level + n * k3::out_len);
+    ++n;
+  }
+  level_at_[0] = 0;
+  for (std::size_t j = 1; n > 1; ++j) {
+    std::uint8_t* next = level + n * k3::out_len;
+    const std::size_t pairs = n / 2;
+    k.hash_parents(level, pairs, plain_key().data(), 0, next);
+    if (n % 2 != 0)
+      std::memcpy(next + pairs * k3::out_len, level + (n - 1) * k3::out_len, k3::out_len);
+    level = next;
+    n = pairs + n % 2;
+    level_at_[j] = static_cast<std::size_t>(level - storage_.data());
+  }
 }
 
 cv_bytes leaf_cv(const std::byte* data, std::uint64_t len, std::uint64_t offset, bool is_root) {

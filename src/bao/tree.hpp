@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -43,6 +44,38 @@ struct geometry {
     return parents(len) * parent_size + (outboard ? 0 : len);
   }
 };
+
+/// Every node's chaining value in a subtree of at most max_chunks chunks, level by level, hashed
+/// with the SIMD kernels as hash() hashes: level 0 holds the chunks', level j those of the
+/// subtrees of 2^j chunks (an odd last one moves up as it is). So the nodes of a Bao tree over
+/// the subtree, whatever its group size, are looked up instead of hashed one by one.
+class subtree_levels {
+ public:
+  static constexpr std::size_t max_chunks = 256;
+  static constexpr std::uint64_t max_len = max_chunks * k3::chunk_len;
+
+  /// Hashes the len bytes (0 < len <= max_len) at data, input bytes [offset, offset + len).
+  void hash(const std::byte* data, std::uint64_t len, std::uint64_t offset) noexcept;
+
+  /// The chaining value of the node over the subtree's chunks [first, first + count).
+  const std::uint8_t* cv(std::uint64_t first, std::uint64_t count) const noexcept {
+    const auto level = static_cast<std::size_t>(count <= 1 ? 0 : std::bit_width(count - 1));
+    return storage_.data() + level_at_[level] + (first >> level) * k3::out_len;
+  }
+
+ private:
+  // Level j starts at byte level_at_[j]; the levels together hold fewer than 2 * max_chunks.
+  std::array<std::uint8_t, 2 * max_chunks * k3::out_len> storage_;
+  std::array<std::size_t, 10> level_at_{};
+};
+
+/// Chunks in len bytes, a partial last one counted: the span of a node in subtree_levels.
+inline std::uint64_t chunks_in(std::uint64_t len) noexcept {
+  return len == 0 ? 1 : (len + k3::chunk_len - 1) / k3::chunk_len;
+}
+
+/// Plain hashing's key: the IV.
+const k3::tree::key_words& plain_key() noexcept;
 
 /// The chaining value, or where is_root the root hash, of the leaf of len bytes at input
 /// byte offset `offset` (a chunk, or a group of chunks hashed with the SIMD kernels).

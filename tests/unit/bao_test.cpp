@@ -184,6 +184,27 @@ TEST(BaoVectors, SlicesAndTheirCorruptions) {
   }
 }
 
+TEST(BaoEncode, IntoABufferOfTheCallers) {
+  random_source rng(test_seed() + 91);
+  bytes buffer(bao::encoded_size(300000) + 10, std::byte{0x5A});
+  for (std::size_t len : {0, 1, 1024, 2049, 17 * 1024, 300000}) {
+    const auto input = rng.bytes(len);
+    for (unsigned k : {0u, 2u}) {
+      const bao::encoding combined = bao::encode(input, k),
+                          outboard = bao::encode_outboard(input, k);
+      EXPECT_EQ(bao::encode(input, buffer, k), combined.hash);
+      EXPECT_TRUE(std::equal(combined.bytes.begin(), combined.bytes.end(), buffer.begin())) << len;
+      EXPECT_EQ(bao::encode_outboard(input, buffer, k), outboard.hash);
+      EXPECT_TRUE(std::equal(outboard.bytes.begin(), outboard.bytes.end(), buffer.begin())) << len;
+      EXPECT_THROW(bao::encode(input, std::span(buffer).first(combined.bytes.size() - 1), k),
+                   std::length_error);
+      EXPECT_THROW(
+          bao::encode_outboard(input, std::span(buffer).first(outboard.bytes.size() - 1), k),
+          std::length_error);
+    }
+  }
+}
+
 // ---- chunk groups ----
 
 // The group-k encoding made from the group-0 one: every parent of a subtree of at most 2^k
@@ -302,6 +323,64 @@ TEST(BaoHostile, EverySingleByteCorruptionOfSmallEncodingsFails) {
             << len << " input at " << at;
       }
     }
+  }
+}
+
+// The offset of each node (parents, and leaves unless outboard) of an encoding, in pre-order:
+// Bao's own corruption points, for any size and group.
+void node_offsets(std::uint64_t len, std::uint64_t group, bool outboard, std::uint64_t at,
+                  std::vector<std::uint64_t>& out) {
+  const auto size = [&](std::uint64_t n) {
+    return (n <= group ? 0 : (n - 1) / group) * bao::parent_size + (outboard ? 0 : n);
+  };
+  if (len <= group) {
+    if (!outboard && len > 0) out.push_back(at);
+    return;
+  }
+  out.push_back(at);
+  const std::uint64_t left = std::bit_floor((len - 1) / 1024) * 1024;
+  node_offsets(left, group, outboard, at + bao::parent_size, out);
+  node_offsets(len - left, group, outboard, at + bao::parent_size + size(left), out);
+}
+
+// Larger than one batch of the decoder (256 chunks checked at once): a corrupted node is named
+// as the one-by-one decoder names it, in either format; a corrupted chunk of an outboard's
+// input by its offset in the input.
+TEST(BaoHostile, ACorruptedNodeOfALargeEncodingIsNamed) {
+  random_source rng(test_seed() + 92);
+  const auto random = rng.bytes(700 * 1024 + 5);
+  const bytes input(random.begin(), random.end());
+  for (unsigned k : {0u, 2u}) {
+    const std::uint64_t group = std::uint64_t{1024} << k;
+    const bao::encoding combined = bao::encode(input, k), outboard = bao::encode_outboard(input, k);
+    std::vector<std::uint64_t> points;
+    node_offsets(input.size(), group, false, bao::header_size, points);
+    for (std::size_t i = 0; i < points.size(); i += k == 0 ? 7 : 1) {
+      EXPECT_EQ(bao_error_offset(
+                    [&] { bao::decode(combined.hash, flipped(combined.bytes, points[i]), k); }),
+                points[i])
+          << "group_log " << k;
+    }
+    points.clear();
+    node_offsets(input.size(), group, true, bao::header_size, points);
+    for (std::size_t i = 0; i < points.size(); i += k == 0 ? 7 : 1) {
+      EXPECT_EQ(bao_error_offset([&] {
+                  bao::decode_outboard(outboard.hash, flipped(outboard.bytes, points[i]), input, k);
+                }),
+                points[i])
+          << "group_log " << k;
+    }
+    for (std::uint64_t at = 0; at < input.size(); at += 37 * group + 11) {
+      EXPECT_EQ(bao_error_offset([&] {
+                  bao::decode_outboard(outboard.hash, outboard.bytes, flipped(input, at), k);
+                }),
+                at / group * group)
+          << "group_log " << k;
+    }
+    // Slices through the middle of the batches.
+    const bytes slice = bao::extract_slice(combined.bytes, 300000, 200000, k);
+    EXPECT_EQ(bao::decode_slice(combined.hash, slice, 300000, 200000, k),
+              tail_of(input, 300000, 200000));
   }
 }
 
