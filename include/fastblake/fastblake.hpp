@@ -3,8 +3,8 @@
 
 #include <fastblake/detail/require_cxx20.hpp>
 
-#include <fastblake/bao.hpp>
 #include <fastblake/backend.hpp>
+#include <fastblake/bao.hpp>
 #include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>

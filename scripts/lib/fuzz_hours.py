@@ -17,7 +17,12 @@ with open(record, newline="") as f:
         t["last"] = max(t["last"], row["date"])
 lines = ["| target | CPU-hours | executions | runs | failed runs | last run |",
          "|---|---|---|---|---|---|"]
-for target in ("blake3", "blake2", "b3sum_check_line", "b2sum_check_line", "hex", "python_bindings"):
+# scripts/fuzz's targets in its order (a target never run shows as such), then any other the
+# record holds.
+order = ["blake3", "blake2", "b3sum_check_line", "b2sum_check_line", "hex", "bao",
+         "python_bindings"]
+order += [t for t in totals if t not in order]
+for target in order:
     t = totals.get(target)
     if t is None:
         lines.append(f"| `{target}` | 0 | 0 | 0 | 0 | never |")
