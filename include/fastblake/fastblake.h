@@ -83,7 +83,12 @@ enum {
   FASTBLAKE_ETRUNCATED = -1,
   /** Never returned now that BLAKE3 output goes on past byte 2^64 - 1; kept for code that
    * names it. */
-  FASTBLAKE_EOUTPUT_RANGE = -2
+  FASTBLAKE_EOUTPUT_RANGE = -2,
+  /** A node of a Bao encoding or slice (or a chunk of an outboard's data) does not hash to what
+   * its parent, or the root hash, says. */
+  FASTBLAKE_EBAO_MISMATCH = -3,
+  /** A Bao encoding, slice, outboard or its data ends before a node it needs. */
+  FASTBLAKE_EBAO_TRUNCATED = -4
 };
 
 /** A short English description of a status returned here (0, an errno value or a
@@ -303,6 +308,54 @@ FASTBLAKE_API int fastblake_blake2_finalize_range(const fastblake_blake2_state* 
 FASTBLAKE_API int fastblake_blake2_hash_many(int algorithm, const fastblake_blake2_params* params,
                                              const void* const* inputs, const size_t* lengths,
                                              size_t count, uint8_t* out);
+
+/* ---- Bao: verified streaming (<fastblake/bao.hpp>, docs/bao.md) ---- */
+
+/** The formats: the combined encoding (the length, parents and input in pre-order), and the
+ * outboard one (without the input). */
+enum { FASTBLAKE_BAO_COMBINED = 0, FASTBLAKE_BAO_OUTBOARD = 1 };
+
+/** The size of the encoding of content_len bytes in that format with chunk groups of
+ * 2^group_log chunks (0: Bao itself); 0 for a group_log above 32 or an unknown format. */
+FASTBLAKE_API uint64_t fastblake_bao_encoded_size(uint64_t content_len, int format,
+                                                  unsigned group_log);
+
+/** Encodes input into out, which must hold fastblake_bao_encoded_size() bytes, and writes the
+ * root hash (the input's BLAKE3 hash) to hash. Returns 0; EINVAL for a format or group_log
+ * unknown; ERANGE where out_capacity is smaller; nothing written on failure. */
+FASTBLAKE_API int fastblake_bao_encode(const void* input, size_t input_len, int format,
+                                       unsigned group_log, uint8_t* out, size_t out_capacity,
+                                       uint8_t hash[32]);
+
+/** Decodes a combined encoding (data NULL, data_len 0) or an outboard one with the input it
+ * describes (data), checking every node against hash, and writes the input to out, its length
+ * to *out_len. Returns 0; FASTBLAKE_EBAO_MISMATCH or FASTBLAKE_EBAO_TRUNCATED, with the failing
+ * node's offset (in the encoding; for an outboard's chunk, in data) in *error_offset where
+ * error_offset is not NULL; ERANGE, with the checked length in *out_len, where out_capacity is
+ * smaller; EINVAL for a group_log above 32. Nothing is written to out unless it returns 0. */
+FASTBLAKE_API int fastblake_bao_decode(const uint8_t hash[32], const void* encoded,
+                                       size_t encoded_len, const void* data, size_t data_len,
+                                       unsigned group_log, uint8_t* out, size_t out_capacity,
+                                       size_t* out_len, uint64_t* error_offset);
+
+/** The slice for input bytes [start, start + count) of a combined encoding (data NULL) or of an
+ * outboard and its input (data), as Bao cuts it (a count of 0 counts as 1; a start past the end
+ * selects the last chunk). Writes it to out and its length to *out_len. Returns 0;
+ * FASTBLAKE_EBAO_TRUNCATED (and *error_offset) where the encoding is shorter than its header
+ * says; ERANGE, with the slice's length in *out_len, where out_capacity is smaller; EINVAL. */
+FASTBLAKE_API int fastblake_bao_extract_slice(const void* encoded, size_t encoded_len,
+                                              const void* data, size_t data_len, uint64_t start,
+                                              uint64_t count, unsigned group_log, uint8_t* out,
+                                              size_t out_capacity, size_t* out_len,
+                                              uint64_t* error_offset);
+
+/** Decodes a slice for [start, start + count), checked against hash: writes the input bytes it
+ * proves (fewer where the input ends first) to out, their count to *out_len. Returns as
+ * fastblake_bao_decode. */
+FASTBLAKE_API int fastblake_bao_decode_slice(const uint8_t hash[32], const void* slice,
+                                             size_t slice_len, uint64_t start, uint64_t count,
+                                             unsigned group_log, uint8_t* out, size_t out_capacity,
+                                             size_t* out_len, uint64_t* error_offset);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -122,6 +122,10 @@ const char* fastblake_strerror(int status) {
       return "the file shrank while it was being hashed";
     case FASTBLAKE_EOUTPUT_RANGE:
       return "the output would pass its end";
+    case FASTBLAKE_EBAO_MISMATCH:
+      return "a node of the Bao encoding does not match the hash";
+    case FASTBLAKE_EBAO_TRUNCATED:
+      return "the Bao encoding ends before a node it needs";
     default:
       return status > 0 ? std::strerror(status) : "unknown fastblake status";
   }

@@ -63,6 +63,180 @@ static void test_blake3_vectors(void) {
   CHECK(strcmp(hex, "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262") == 0);
 }
 
+/* ---- Bao: its own vectors (tests/vectors/bao_vectors.txt), as the C++ test runs them ---- */
+
+enum { bao_max = 64 * 1024 };
+
+static void bao_input(uint8_t* out, size_t len) {
+  for (size_t i = 0; i < len; ++i) out[i] = (uint8_t)((uint32_t)(i / 4 + 1) >> (8 * (i % 4)));
+}
+
+static void blake3_hex(const uint8_t* data, size_t len, char hex[65]) {
+  uint8_t h[32];
+  fastblake_blake3_hash(data, len, h);
+  to_hex(h, 32, hex);
+}
+
+static int from_hex(const char* hex, uint8_t out[32]) {
+  for (int i = 0; i < 32; ++i) {
+    unsigned v;
+    if (sscanf(hex + 2 * i, "%2x", &v) != 1) return 0;
+    out[i] = (uint8_t)v;
+  }
+  return 1;
+}
+
+/* Each number of a comma-separated list ("-": none) into out; returns how many. */
+static size_t numbers(char* list, uint64_t* out, size_t max) {
+  size_t n = 0;
+  if (strcmp(list, "-") == 0) return 0;
+  char* save = NULL;
+  for (char* item = strtok_r(list, ",", &save); item != NULL && n < max;
+       item = strtok_r(NULL, ",", &save)) {
+    out[n++] = strtoull(item, NULL, 10);
+  }
+  return n;
+}
+
+/* A corrupted copy of encoded must fail with a Bao status, at `at` unless at is in the header. */
+static void bao_corrupted_fails(const uint8_t hash[32], const uint8_t* encoded, size_t len,
+                                const uint8_t* data, size_t data_len, uint64_t at, int slice,
+                                uint64_t start, uint64_t count, int in_data) {
+  static uint8_t bad[bao_max], out[bao_max];
+  static uint8_t bad_data[bao_max];
+  size_t out_len = 0;
+  uint64_t offset = ~(uint64_t)0;
+  memcpy(bad, encoded, len);
+  if (data_len > 0) memcpy(bad_data, data, data_len);
+  if (in_data) {
+    bad_data[at] ^= 1;
+  } else {
+    bad[at] ^= 1;
+  }
+  const int status = slice ? fastblake_bao_decode_slice(hash, bad, len, start, count, 0, out,
+                                                        bao_max, &out_len, &offset)
+                           : fastblake_bao_decode(hash, bad, len, data != NULL ? bad_data : NULL,
+                                                  data_len, 0, out, bao_max, &out_len, &offset);
+  CHECK(status == FASTBLAKE_EBAO_MISMATCH || status == FASTBLAKE_EBAO_TRUNCATED);
+  if (in_data || at >= 8) CHECK(offset == at);
+}
+
+static void test_bao_vectors(void) {
+  FILE* f = fopen(FASTBLAKE_BAO_VECTORS, "r");
+  CHECK(f != NULL);
+  if (f == NULL) return;
+  static uint8_t input[bao_max], encoded[bao_max], outboard[bao_max], out[bao_max], slice[bao_max];
+  uint64_t points[256];
+  char line[16384], hex[65];
+  size_t cases = 0;
+  while (fgets(line, sizeof line, f) != NULL) {
+    char* save = NULL;
+    char* kind = strtok_r(line, " \n", &save);
+    if (kind == NULL || kind[0] == '#') continue;
+    char* words[8] = {0};
+    for (int i = 0; i < 8; ++i) words[i] = strtok_r(NULL, " \n", &save);
+    const size_t len = (size_t)strtoull(words[0], NULL, 10);
+    bao_input(input, len);
+    uint8_t hash[32], want_hash[32];
+    size_t out_len = 0;
+    uint64_t offset = 0;
+    ++cases;
+    if (strcmp(kind, "hash") == 0) {
+      CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_COMBINED, 0, encoded, bao_max, hash) ==
+            0);
+      to_hex(hash, 32, hex);
+      CHECK(strcmp(hex, words[1]) == 0);
+    } else if (strcmp(kind, "encode") == 0 || strcmp(kind, "outboard") == 0) {
+      const int format = kind[0] == 'e' ? FASTBLAKE_BAO_COMBINED : FASTBLAKE_BAO_OUTBOARD;
+      uint8_t* e = format == FASTBLAKE_BAO_COMBINED ? encoded : outboard;
+      const size_t size = (size_t)strtoull(words[1], NULL, 10);
+      CHECK(fastblake_bao_encoded_size(len, format, 0) == size);
+      CHECK(fastblake_bao_encode(input, len, format, 0, e, size - 1, hash) == ERANGE);
+      CHECK(fastblake_bao_encode(input, len, format, 0, e, size, hash) == 0);
+      CHECK(from_hex(words[2], want_hash) && memcmp(hash, want_hash, 32) == 0);
+      blake3_hex(e, size, hex);
+      CHECK(strcmp(hex, words[3]) == 0);
+      const uint8_t* data = format == FASTBLAKE_BAO_OUTBOARD ? input : NULL;
+      CHECK(fastblake_bao_decode(hash, e, size, data, len, 0, out, bao_max, &out_len, &offset) ==
+            0);
+      CHECK(out_len == len && memcmp(out, input, len) == 0);
+      if (len > 0) {
+        CHECK(fastblake_bao_decode(hash, e, size, data, len, 0, out, len - 1, &out_len, NULL) ==
+              ERANGE);
+        CHECK(out_len == len);
+      }
+      const size_t n = numbers(words[4], points, 256);
+      for (size_t i = 0; i < n; ++i) {
+        bao_corrupted_fails(hash, e, size, data, data != NULL ? len : 0, points[i], 0, 0, 0, 0);
+      }
+      if (format == FASTBLAKE_BAO_OUTBOARD) {
+        const size_t m = numbers(words[5], points, 256);
+        for (size_t i = 0; i < m; ++i) {
+          bao_corrupted_fails(hash, e, size, input, len, points[i], 0, 0, 0, 1);
+        }
+      }
+    } else if (strcmp(kind, "seek") == 0) {
+      /* A seek and a read to the end, as a slice from the offset. */
+      uint8_t h[32];
+      CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_COMBINED, 0, encoded, bao_max, h) == 0);
+      const size_t size = (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_COMBINED, 0);
+      const size_t n = numbers(words[1], points, 256);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t from = points[i] < len ? points[i] : len;
+        size_t slice_len = 0;
+        CHECK(fastblake_bao_extract_slice(encoded, size, NULL, 0, points[i], len - from, 0, slice,
+                                          bao_max, &slice_len, NULL) == 0);
+        CHECK(fastblake_bao_decode_slice(h, slice, slice_len, points[i], len - from, 0, out,
+                                         bao_max, &out_len, &offset) == 0);
+        CHECK(out_len == len - from && memcmp(out, input + from, out_len) == 0);
+      }
+    } else if (strcmp(kind, "slice") == 0) {
+      const uint64_t start = strtoull(words[2], NULL, 10), count = strtoull(words[3], NULL, 10);
+      const size_t size = (size_t)strtoull(words[4], NULL, 10);
+      CHECK(from_hex(words[1], hash));
+      CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_COMBINED, 0, encoded, bao_max,
+                                 want_hash) == 0);
+      CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_OUTBOARD, 0, outboard, bao_max,
+                                 want_hash) == 0);
+      size_t slice_len = 0, outboard_slice_len = 0;
+      const size_t encoded_size =
+          (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_COMBINED, 0);
+      const size_t outboard_size =
+          (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_OUTBOARD, 0);
+      CHECK(fastblake_bao_extract_slice(encoded, encoded_size, NULL, 0, start, count, 0, slice,
+                                        bao_max, &slice_len, NULL) == 0);
+      CHECK(slice_len == size);
+      blake3_hex(slice, slice_len, hex);
+      CHECK(strcmp(hex, words[5]) == 0);
+      CHECK(fastblake_bao_extract_slice(outboard, outboard_size, input, len, start, count, 0, out,
+                                        bao_max, &outboard_slice_len, NULL) == 0);
+      CHECK(outboard_slice_len == slice_len && memcmp(out, slice, slice_len) == 0);
+      CHECK(fastblake_bao_decode_slice(hash, slice, slice_len, start, count, 0, out, bao_max,
+                                       &out_len, &offset) == 0);
+      const uint64_t from = start < len ? start : len;
+      const uint64_t want = count < len - from ? count : len - from;
+      CHECK(out_len == want && memcmp(out, input + from, out_len) == 0);
+      const size_t n = numbers(words[6], points, 256);
+      for (size_t i = 0; i < n; ++i) {
+        bao_corrupted_fails(hash, slice, slice_len, NULL, 0, points[i], 1, start, count, 0);
+      }
+    }
+  }
+  fclose(f);
+  CHECK(cases == 274);
+  /* Statuses. */
+  uint8_t h[32];
+  CHECK(fastblake_bao_encode(input, 10, FASTBLAKE_BAO_COMBINED, 33, encoded, bao_max, h) == EINVAL);
+  CHECK(fastblake_bao_encode(input, 10, 7, 0, encoded, bao_max, h) == EINVAL);
+  CHECK(fastblake_bao_encoded_size(10, FASTBLAKE_BAO_COMBINED, 33) == 0);
+  size_t out_len = 0;
+  CHECK(fastblake_bao_decode(h, encoded, 18, NULL, 0, 33, out, bao_max, &out_len, NULL) == EINVAL);
+  CHECK(fastblake_bao_decode(h, encoded, 7, NULL, 0, 0, out, bao_max, &out_len, NULL) ==
+        FASTBLAKE_EBAO_TRUNCATED);
+  CHECK(strstr(fastblake_strerror(FASTBLAKE_EBAO_MISMATCH), "does not match") != NULL);
+  CHECK(strstr(fastblake_strerror(FASTBLAKE_EBAO_TRUNCATED), "ends before") != NULL);
+}
+
 static void test_blake3_one_shot(void) {
   uint8_t key[32];
   for (int i = 0; i < 32; ++i) key[i] = (uint8_t)(7 * i + 1);
@@ -544,6 +718,7 @@ static void test_blake2x(void) {
 int main(void) {
   test_library();
   test_blake3_vectors();
+  test_bao_vectors();
   test_blake3_one_shot();
   test_blake3_hasher();
   test_files();
