@@ -8,6 +8,7 @@ if sys.version_info >= (3, 12):
 else:
     from typing_extensions import Buffer
 
+from . import bao as bao
 from . import blake3_hazmat as blake3_hazmat
 
 __version__: str

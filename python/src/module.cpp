@@ -102,6 +102,18 @@ PyModuleDef module_definition = {PyModuleDef_HEAD_INIT,
                                  nullptr,
                                  nullptr};
 
+PyModuleDef bao_definition = {
+    PyModuleDef_HEAD_INIT,
+    "fastblake.bao",
+    "Bao, verified streaming: encodings that let a reader holding only the 32-byte BLAKE3 hash "
+    "check any part of the data, byte for byte the Rust bao crate's format (docs/bao.md).",
+    -1,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr};
+
 PyModuleDef hazmat_definition = {
     PyModuleDef_HEAD_INIT,
     "fastblake.blake3_hazmat",
@@ -141,6 +153,10 @@ PyMODINIT_FUNC PyInit__fastblake() {
     }
     hazmat.release();
     add_blake2(module.get());
+    ref bao = ref::take(PyModule_Create(&bao_definition));
+    add_bao(bao.get());
+    if (PyModule_AddObject(module.get(), "bao", bao.get()) != 0) throw python_error_set{};
+    bao.release();
     return module.release();
   });
 }

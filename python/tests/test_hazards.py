@@ -255,7 +255,10 @@ def test_signatures_match_the_references():
     for function in [fastblake.hash_many, fastblake.hash_file, fastblake.backend,
                      fastblake.available_backends, fastblake.use_backend,
                      fastblake.variant, fastblake.available_variants, fastblake.use_variant,
-                     fastblake.variant_choice,
+                     fastblake.variant_choice, fastblake.bao.encode, fastblake.bao.decode,
+                     fastblake.bao.decode_outboard, fastblake.bao.extract_slice,
+                     fastblake.bao.extract_slice_outboard, fastblake.bao.decode_slice,
+                     fastblake.bao.encoded_size,
                      hazmat.set_input_offset, hazmat.finalize_non_root,
                      hazmat.merge_subtrees_non_root, hazmat.merge_subtrees_root,
                      hazmat.left_subtree_len, hazmat.max_subtree_len] + BLAKE2_CLASSES[2:]:

@@ -82,6 +82,14 @@ CALLS = {
     "blake2s refused data": fails(lambda: fastblake.blake2s().update("text")),
     "backends": lambda: (fastblake.backend(), fastblake.available_backends(),
                          fastblake.use_backend(fastblake.backend())),
+    "bao": lambda: fastblake.bao.decode_slice(
+        fastblake.blake3(DATA).digest(),
+        fastblake.bao.extract_slice(fastblake.bao.encode(DATA, group_log=1)[0], 100, 50,
+                                    group_log=1), 100, 50, group_log=1),
+    "bao outboard": lambda: fastblake.bao.decode_outboard(
+        *reversed(fastblake.bao.encode_outboard(DATA)), DATA),
+    "bao refused": fails(lambda: fastblake.bao.decode(fastblake.blake3(KEY).digest(),
+                                                      fastblake.bao.encode(DATA)[0])),
     "variants": lambda: (fastblake.variant(), fastblake.available_variants(),
                          fastblake.variant_choice(), fastblake.use_variant(fastblake.variant()),
                          fastblake.use_variant("no-such-variant")),

@@ -1,0 +1,139 @@
+"""fastblake.bao: Bao's own test vectors (tests/vectors/bao_test_vectors.json, as Bao publishes
+them), chunk groups, and the errors: DecodeError with the failing node's offset and reason."""
+import hashlib
+import json
+
+import blake3 as reference_module
+import pytest
+
+import fastblake
+from fastblake import bao
+from conftest import VECTORS, random_bytes
+
+CASES = json.loads((VECTORS / "bao_test_vectors.json").read_text())
+
+
+def bao_input(n):
+    """Bao's vector input: the little-endian 32-bit integers 1, 2, 3, ... cut to n bytes."""
+    return b"".join((i + 1).to_bytes(4, "little") for i in range((n + 3) // 4))[:n]
+
+
+def blake3_hex(data):
+    return reference_module.blake3(data).hexdigest()
+
+
+def flipped(data, at):
+    b = bytearray(data)
+    b[at] ^= 1
+    return bytes(b)
+
+
+def decode_error(call):
+    with pytest.raises(bao.DecodeError) as info:
+        call()
+    assert isinstance(info.value, ValueError)
+    assert info.value.reason in ("hash_mismatch", "truncated")
+    return info.value
+
+
+def test_hashes():
+    for case in CASES["hash"]:
+        data = bao_input(case["input_len"])
+        assert bao.encode(data)[1].hex() == case["bao_hash"]
+        assert bao.encode_outboard(data)[1].hex() == case["bao_hash"]
+
+
+@pytest.mark.parametrize("kind", ["encode", "outboard"])
+def test_encodings_and_their_corruptions(kind):
+    for case in CASES[kind]:
+        data = bao_input(case["input_len"])
+        if kind == "encode":
+            encoded, h = bao.encode(data)
+            assert bao.decode(h, encoded) == data
+            decode = lambda e, d: bao.decode(h, e)  # noqa: E731
+            corruptions = case["corruptions"]
+            assert bao.encoded_size(len(data)) == len(encoded)
+        else:
+            encoded, h = bao.encode_outboard(data)
+            assert bao.decode_outboard(h, encoded, data) == data
+            decode = lambda e, d: bao.decode_outboard(h, e, d)  # noqa: E731
+            corruptions = case["outboard_corruptions"]
+            assert bao.outboard_size(len(data)) == len(encoded)
+            for at in case["input_corruptions"]:
+                assert decode_error(lambda: decode(encoded, flipped(data, at))).offset == at
+        assert len(encoded) == case["output_len"]
+        assert h.hex() == case["bao_hash"]
+        assert blake3_hex(encoded) == case["encoded_blake3"]
+        for at in corruptions:
+            error = decode_error(lambda: decode(flipped(encoded, at), data))
+            if at != 0:
+                assert error.offset == at and error.reason == "hash_mismatch"
+
+
+def test_seeks_as_slices_to_the_end():
+    for case in CASES["seek"]:
+        data = bao_input(case["input_len"])
+        encoded, h = bao.encode(data)
+        outboard, _ = bao.encode_outboard(data)
+        for offset in case["seek_offsets"]:
+            rest = max(0, len(data) - offset)
+            piece = bao.extract_slice(encoded, offset, rest)
+            assert bao.extract_slice_outboard(outboard, data, offset, rest) == piece
+            assert bao.decode_slice(h, piece, offset, rest) == data[offset:]
+
+
+def test_slices_and_their_corruptions():
+    count = 0
+    for case in CASES["slice"]:
+        data = bao_input(case["input_len"])
+        h = bytes.fromhex(case["bao_hash"])
+        encoded, _ = bao.encode(data)
+        outboard, _ = bao.encode_outboard(data)
+        for s in case["slices"]:
+            count += 1
+            start, n = s["start"], s["len"]
+            piece = bao.extract_slice(encoded, start, n)
+            assert len(piece) == s["output_len"]
+            assert blake3_hex(piece) == s["output_blake3"]
+            assert bao.extract_slice_outboard(outboard, data, start, n) == piece
+            assert bao.decode_slice(h, piece, start, n) == data[start:start + n]
+            for at in s["corruptions"]:
+                error = decode_error(lambda: bao.decode_slice(h, flipped(piece, at), start, n))
+                if at >= 8:
+                    assert error.offset == at
+    assert count == 222
+
+
+def test_groups_keep_the_hash(rng):
+    for n in (0, 1, 1024, 1025, 16384 + 7, 100000):
+        data = random_bytes(rng, n)
+        for k in range(0, 9):
+            encoded, h = bao.encode(data, group_log=k)
+            outboard, h2 = bao.encode_outboard(data, group_log=k)
+            assert h == h2 == fastblake.blake3(data).digest()
+            assert len(encoded) == bao.encoded_size(n, group_log=k)
+            assert len(outboard) == bao.outboard_size(n, group_log=k)
+            assert bao.decode(h, encoded, group_log=k) == data
+            assert bao.decode_outboard(h, memoryview(outboard), bytearray(data), group_log=k) == data
+            piece = bao.extract_slice(encoded, n // 3, 5000, group_log=k)
+            assert bao.decode_slice(h, piece, n // 3, 5000, group_log=k) == data[n // 3:n // 3 + 5000]
+
+
+def test_arguments_are_checked():
+    encoded, h = bao.encode(b"abc")
+    with pytest.raises(ValueError):
+        bao.encode(b"x", group_log=bao.MAX_GROUP_LOG + 1)
+    with pytest.raises(OverflowError):
+        bao.encode(b"x", group_log=-1)
+    with pytest.raises(TypeError):
+        bao.encode("text")
+    with pytest.raises(TypeError):
+        bao.encode(b"x", 0)  # group_log is keyword-only
+    with pytest.raises(ValueError, match="32 bytes"):
+        bao.decode(h[:31], encoded)
+    with pytest.raises(TypeError):
+        bao.decode(h, encoded, group_log="0")
+    assert decode_error(lambda: bao.decode(h, encoded[:7])).reason == "truncated"
+    assert decode_error(lambda: bao.decode(hashlib.sha256().digest(), encoded)).reason == \
+        "hash_mismatch"
+    assert bao.decode(h, encoded + b"garbage") == b"abc"
