@@ -12,8 +12,8 @@ set(_fastblake_suite_labels
   "^FakeDevice\\." cuda-host
   "^Gpu(Automatic)?\\." gpu)
 # Cases that start threads (the tsan preset runs these), and cases too slow for RISC-V's vector
-# unit under qemu (5 to 13 s each there), where they gain nothing: they test trees, threads and
-# files, not kernels, and run in every other build.
+# unit under qemu (5 to 23 s each there), where they gain nothing: they test trees, threads,
+# files and Bao's decoder, not kernels, and run in every other build.
 set(_fastblake_threads_cases
     "^(ThreadPool|ThreadsEnvironment|Blake3Parallel|Allocations)\\."
     "^Blake2Backends\\.(ParallelLeavesOnThreadsMatch|ManyMessagesOnThreads)")
@@ -23,7 +23,8 @@ set(_fastblake_qemu_slow_cases
     "^Blake3Parallel\\.(OneShotMatchesSerialForEveryThreadCount|UpdateParallelMatchesUpdateInAnyPieces)$"
     "^OffloadFiles\\.AutomaticFileHashingOffloadsWholeSubtrees$"
     "^Blake2Files\\.EveryStrategyAndAlgorithmMatchesTheInMemoryHash$"
-    "^(FileHazards|ForkSafety)\\.")
+    "^(FileHazards|ForkSafety)\\."
+    "^Bao(Hostile|Groups)\\.")
 # CTest starts the costliest tests first. A fresh build has no timings yet, so the cases that
 # take seconds say so here; otherwise they start last and finish alone on one core.
 set(_fastblake_costly_cases
