@@ -82,7 +82,7 @@ PyObject* encode_any(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                                       : bao::encoded_size(data.size(), group_log);
   if (size > static_cast<std::uint64_t>(PY_SSIZE_T_MAX)) return PyErr_NoMemory();
   ref encoding = ref::take(PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size)));
-  const std::span out(reinterpret_cast<std::byte*>(PyBytes_AS_STRING(encoding.get())),
+  const std::span out(reinterpret_cast<std::byte*>(PyBytes_AsString(encoding.get())),
                       static_cast<std::size_t>(size));
   blake3::digest hash;
   {
