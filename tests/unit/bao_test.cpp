@@ -17,11 +17,11 @@ namespace fastblake::test {
 namespace {
 
 namespace b3 = fastblake::blake3;
-using bytes = std::vector<std::byte>;
+using byte_vector = std::vector<std::byte>;
 
 // Bao's vector input: the little-endian 32-bit integers 1, 2, 3, ... cut to len bytes.
-bytes bao_input(std::size_t len) {
-  bytes out(len);
+byte_vector bao_input(std::size_t len) {
+  byte_vector out(len);
   for (std::size_t i = 0; i < len; ++i) {
     out[i] = std::byte(static_cast<std::uint32_t>(i / 4 + 1) >> (8 * (i % 4)));
   }
@@ -41,17 +41,17 @@ std::string blake3_hex(std::span<const std::byte> data) { return b3::hash(data).
 
 b3::digest digest_of(const std::string& hex) { return *b3::digest::from_hex(hex); }
 
-bytes flipped(bytes b, std::uint64_t at) {
+byte_vector flipped(byte_vector b, std::uint64_t at) {
   b[at] ^= std::byte{1};
   return b;
 }
 
-bytes tail_of(const bytes& input, std::uint64_t from, std::uint64_t count) {
+byte_vector tail_of(const byte_vector& input, std::uint64_t from, std::uint64_t count) {
   const std::uint64_t begin = std::min<std::uint64_t>(from, input.size());
   const std::uint64_t end =
       std::min<std::uint64_t>(input.size(), begin + std::min(count, input.size() - begin));
-  return bytes(input.begin() + static_cast<std::ptrdiff_t>(begin),
-               input.begin() + static_cast<std::ptrdiff_t>(end));
+  return byte_vector(input.begin() + static_cast<std::ptrdiff_t>(begin),
+                     input.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
 // Each line of the vectors file whose first word is kind, split into words.
@@ -85,7 +85,7 @@ TEST(BaoVectors, Hash) {
   const auto lines = vector_lines("hash");
   ASSERT_EQ(lines.size(), 13u);
   for (const auto& v : lines) {
-    const bytes input = bao_input(std::stoull(v[1]));
+    const byte_vector input = bao_input(std::stoull(v[1]));
     EXPECT_EQ(bao::encode(input).hash.to_hex(), v[2]) << v[1];
     EXPECT_EQ(bao::encode_outboard(input).hash.to_hex(), v[2]) << v[1];
   }
@@ -95,7 +95,7 @@ TEST(BaoVectors, CombinedEncodingAndItsCorruptions) {
   const auto lines = vector_lines("encode");
   ASSERT_EQ(lines.size(), 13u);
   for (const auto& v : lines) {
-    const bytes input = bao_input(std::stoull(v[1]));
+    const byte_vector input = bao_input(std::stoull(v[1]));
     const bao::encoding e = bao::encode(input);
     ASSERT_EQ(e.bytes.size(), std::stoull(v[2])) << v[1];
     EXPECT_EQ(bao::encoded_size(input.size()), e.bytes.size());
@@ -118,7 +118,7 @@ TEST(BaoVectors, OutboardEncodingAndItsCorruptions) {
   const auto lines = vector_lines("outboard");
   ASSERT_EQ(lines.size(), 13u);
   for (const auto& v : lines) {
-    const bytes input = bao_input(std::stoull(v[1]));
+    const byte_vector input = bao_input(std::stoull(v[1]));
     const bao::encoding e = bao::encode_outboard(input);
     ASSERT_EQ(e.bytes.size(), std::stoull(v[2])) << v[1];
     EXPECT_EQ(bao::outboard_size(input.size()), e.bytes.size());
@@ -146,12 +146,12 @@ TEST(BaoVectors, Seeks) {
   const auto lines = vector_lines("seek");
   ASSERT_EQ(lines.size(), 13u);
   for (const auto& v : lines) {
-    const bytes input = bao_input(std::stoull(v[1]));
+    const byte_vector input = bao_input(std::stoull(v[1]));
     const bao::encoding e = bao::encode(input);
     const bao::encoding outboard = bao::encode_outboard(input);
     for (std::uint64_t offset : numbers(v[2])) {
       const std::uint64_t rest = input.size() - std::min<std::uint64_t>(offset, input.size());
-      const bytes slice = bao::extract_slice(e.bytes, offset, rest);
+      const byte_vector slice = bao::extract_slice(e.bytes, offset, rest);
       EXPECT_EQ(bao::decode_slice(e.hash, slice, offset, rest), tail_of(input, offset, rest))
           << v[1] << " from " << offset;
       EXPECT_EQ(bao::extract_slice_outboard(outboard.bytes, input, offset, rest), slice);
@@ -163,11 +163,11 @@ TEST(BaoVectors, SlicesAndTheirCorruptions) {
   const auto lines = vector_lines("slice");
   ASSERT_EQ(lines.size(), 222u);
   for (const auto& v : lines) {
-    const bytes input = bao_input(std::stoull(v[1]));
+    const byte_vector input = bao_input(std::stoull(v[1]));
     const b3::digest hash = digest_of(v[2]);
     const std::uint64_t start = std::stoull(v[3]), count = std::stoull(v[4]);
     const std::string where = v[1] + " [" + v[3] + ", +" + v[4] + ")";
-    const bytes slice = bao::extract_slice(bao::encode(input).bytes, start, count);
+    const byte_vector slice = bao::extract_slice(bao::encode(input).bytes, start, count);
     ASSERT_EQ(slice.size(), std::stoull(v[5])) << where;
     EXPECT_EQ(blake3_hex(slice), v[6]) << where;
     EXPECT_EQ(bao::extract_slice_outboard(bao::encode_outboard(input).bytes, input, start, count),
@@ -186,7 +186,7 @@ TEST(BaoVectors, SlicesAndTheirCorruptions) {
 
 TEST(BaoEncode, IntoABufferOfTheCallers) {
   random_source rng(test_seed() + 91);
-  bytes buffer(bao::encoded_size(300000) + 10, std::byte{0x5A});
+  byte_vector buffer(bao::encoded_size(300000) + 10, std::byte{0x5A});
   for (std::size_t len : {0, 1, 1024, 2049, 17 * 1024, 300000}) {
     const auto input = rng.bytes(len);
     for (unsigned k : {0u, 2u}) {
@@ -209,10 +209,10 @@ TEST(BaoEncode, IntoABufferOfTheCallers) {
 
 // The group-k encoding made from the group-0 one: every parent of a subtree of at most 2^k
 // chunks left out.
-bytes without_parents_below(const bytes& encoded0, std::uint64_t len, unsigned group_log,
-                            bool outboard) {
+byte_vector without_parents_below(const byte_vector& encoded0, std::uint64_t len,
+                                  unsigned group_log, bool outboard) {
   const std::uint64_t group = std::uint64_t{1024} << group_log;
-  bytes out(encoded0.begin(), encoded0.begin() + bao::header_size);
+  byte_vector out(encoded0.begin(), encoded0.begin() + bao::header_size);
   std::uint64_t at = bao::header_size;
   // Pre-order over the group-0 tree; each subtree's encoded size under group 0.
   const auto size0 = [&](std::uint64_t n) {
@@ -257,7 +257,7 @@ TEST(BaoGroups, EveryGroupSizeKeepsTheHashAndDropsOnlyTheLowParents) {
        {std::size_t{0}, std::size_t{1}, std::size_t{1024}, std::size_t{1025}, std::size_t{4096},
         std::size_t{16384}, std::size_t{16385}, std::size_t{65536 + 3000}, std::size_t{300000}}) {
     const auto input = rng.bytes(len);
-    const bytes in(input.begin(), input.end());
+    const byte_vector in(input.begin(), input.end());
     const bao::encoding combined0 = bao::encode(in), outboard0 = bao::encode_outboard(in);
     for (unsigned k = 0; k <= 8; ++k) {
       const std::string where = std::to_string(len) + " bytes, group_log " + std::to_string(k);
@@ -273,7 +273,7 @@ TEST(BaoGroups, EveryGroupSizeKeepsTheHashAndDropsOnlyTheLowParents) {
       for (std::uint64_t start : {std::uint64_t{0}, std::uint64_t{1023}, std::uint64_t{5000},
                                   std::uint64_t{len / 2}, std::uint64_t{len}}) {
         for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{3000}}) {
-          const bytes slice = bao::extract_slice(combined.bytes, start, count, k);
+          const byte_vector slice = bao::extract_slice(combined.bytes, start, count, k);
           EXPECT_EQ(bao::extract_slice_outboard(outboard.bytes, in, start, count, k), slice);
           EXPECT_EQ(bao::decode_slice(combined.hash, slice, start, count, k),
                     tail_of(in, start, count))
@@ -293,7 +293,7 @@ TEST(BaoGroups, EveryGroupSizeKeepsTheHashAndDropsOnlyTheLowParents) {
       }
     }
   }
-  EXPECT_THROW(bao::encode(bytes(10), bao::max_group_log + 1), bao::error);
+  EXPECT_THROW(bao::encode(byte_vector(10), bao::max_group_log + 1), bao::error);
   EXPECT_THROW(bao::encoded_size(10, bao::max_group_log + 1), bao::error);
 }
 
@@ -301,13 +301,13 @@ TEST(BaoGroups, EveryGroupSizeKeepsTheHashAndDropsOnlyTheLowParents) {
 
 TEST(BaoHostile, EverySingleByteCorruptionOfSmallEncodingsFails) {
   for (std::size_t len : {0, 1, 1023, 1024, 1025, 2049, 3 * 1024 + 1, 5 * 1024}) {
-    const bytes input = bao_input(len);
+    const byte_vector input = bao_input(len);
     for (unsigned k : {0u, 1u}) {
       const bao::encoding combined = bao::encode(input, k),
                           outboard = bao::encode_outboard(input, k);
       for (std::size_t at = 0; at < combined.bytes.size(); ++at) {
         for (std::byte bit : {std::byte{1}, std::byte{0x80}}) {
-          bytes bad = combined.bytes;
+          byte_vector bad = combined.bytes;
           bad[at] ^= bit;
           EXPECT_THROW(bao::decode(combined.hash, bad, k), bao::error) << len << " at " << at;
         }
@@ -349,7 +349,7 @@ void node_offsets(std::uint64_t len, std::uint64_t group, bool outboard, std::ui
 TEST(BaoHostile, ACorruptedNodeOfALargeEncodingIsNamed) {
   random_source rng(test_seed() + 92);
   const auto random = rng.bytes(700 * 1024 + 5);
-  const bytes input(random.begin(), random.end());
+  const byte_vector input(random.begin(), random.end());
   for (unsigned k : {0u, 2u}) {
     const std::uint64_t group = std::uint64_t{1024} << k;
     const bao::encoding combined = bao::encode(input, k), outboard = bao::encode_outboard(input, k);
@@ -378,7 +378,7 @@ TEST(BaoHostile, ACorruptedNodeOfALargeEncodingIsNamed) {
           << "group_log " << k;
     }
     // Slices through the middle of the batches.
-    const bytes slice = bao::extract_slice(combined.bytes, 300000, 200000, k);
+    const byte_vector slice = bao::extract_slice(combined.bytes, 300000, 200000, k);
     EXPECT_EQ(bao::decode_slice(combined.hash, slice, 300000, 200000, k),
               tail_of(input, 300000, 200000));
   }
@@ -386,7 +386,7 @@ TEST(BaoHostile, ACorruptedNodeOfALargeEncodingIsNamed) {
 
 TEST(BaoHostile, EveryTruncationFails) {
   for (std::size_t len : {0, 1, 1024, 1025, 4097}) {
-    const bytes input = bao_input(len);
+    const byte_vector input = bao_input(len);
     const bao::encoding combined = bao::encode(input), outboard = bao::encode_outboard(input);
     for (std::size_t cut = 0; cut < combined.bytes.size(); ++cut) {
       const std::span<const std::byte> part(combined.bytes.data(), cut);
@@ -404,19 +404,19 @@ TEST(BaoHostile, EveryTruncationFails) {
           << cut;
     }
     // Bytes after the end are ignored, as Bao's decoders ignore them.
-    bytes longer = combined.bytes;
+    byte_vector longer = combined.bytes;
     longer.resize(longer.size() + 100, std::byte{7});
     EXPECT_EQ(bao::decode(combined.hash, longer), input);
   }
 }
 
 TEST(BaoHostile, ALyingLengthHeaderFails) {
-  const bytes input = bao_input(5000);
+  const byte_vector input = bao_input(5000);
   const bao::encoding e = bao::encode(input);
   for (std::uint64_t lie :
        {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4999}, std::uint64_t{5001},
         std::uint64_t{8192}, std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
-    bytes bad = e.bytes;
+    byte_vector bad = e.bytes;
     for (std::size_t i = 0; i < bao::header_size; ++i) bad[i] = std::byte(lie >> (8 * i));
     EXPECT_THROW(bao::decode(e.hash, bad), bao::error) << lie;
     // A slice away from the end need not meet the lie (its nodes are the same under either

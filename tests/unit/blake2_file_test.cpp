@@ -38,10 +38,6 @@ std::string label(std::initializer_list<std::string_view> parts) {
 
 constexpr algorithm all_algorithms[] = {algorithm::blake2b, algorithm::blake2s, algorithm::blake2bp,
                                         algorithm::blake2sp};
-constexpr file_strategy all_strategies[] = {file_strategy::automatic, file_strategy::read,
-                                            file_strategy::mmap, file_strategy::mmap_parallel,
-                                            file_strategy::stream};
-
 // The digest of `input` by the algorithm's own state, `length` bytes, keyed.
 b2::any_digest expected(algorithm a, std::size_t length, std::span<const std::byte> key,
                         std::span<const std::byte> input) {
@@ -133,9 +129,9 @@ TEST_F(Blake2Files, EveryStrategyAndAlgorithmMatchesTheInMemoryHash) {
     const fs::path p = write(std::string("f").append(std::to_string(n)), content);
     for (algorithm a : all_algorithms) {
       const b2::any_digest want = expected(a, 24, key, content);
-      for (file_strategy s : all_strategies) {
-        SCOPED_TRACE(label({"size", std::to_string(n), b2::algorithm_name(a), "strategy",
-                            std::to_string(static_cast<int>(s))}));
+      for (file_strategy s : all_file_strategies) {
+        SCOPED_TRACE(label(
+            {"size", std::to_string(n), b2::algorithm_name(a), "strategy", strategy_name(s)}));
         file_options options;
         options.strategy = s;
         options.pool = &pool;
@@ -164,7 +160,7 @@ TEST_F(Blake2Files, DescriptorsFromTheirOffsetAndStreamsConsume) {
   random_source rng(test_seed() + 42);
   const std::vector<std::byte> data = rng.bytes((1u << 20) + 777);
   const fs::path p = write("d", data);
-  for (file_strategy s : all_strategies) {
+  for (file_strategy s : all_file_strategies) {
     const int fd = ::open(p.c_str(), O_RDONLY);
     ASSERT_GE(fd, 0);
     ASSERT_EQ(::lseek(fd, 1000, SEEK_SET), 1000);
@@ -229,7 +225,7 @@ TEST_F(Blake2Files, ErrorsLeaveTheStateAsItWas) {
 TEST_F(Blake2Files, ProgressAndCancellation) {
   const std::vector<std::byte> data = vector_input(5u << 20);
   const fs::path p = write("big", data);
-  for (file_strategy s : all_strategies) {
+  for (file_strategy s : all_file_strategies) {
     std::vector<std::uint64_t> seen;
     file_options options;
     options.strategy = s;

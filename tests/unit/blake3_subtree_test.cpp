@@ -21,7 +21,7 @@ struct tree_mode {
   b3::hazmat::mode mode;
 };
 
-tree_mode pick_mode(random_source& rng) {
+tree_mode pick_tree_mode(random_source& rng) {
   switch (rng.below(3)) {
     case 0:
       return {b3::hasher(), b3::hazmat::mode::hash()};
@@ -59,7 +59,7 @@ TEST_P(Blake3Subtree, RandomSplitsMergeToTheOnePassOutput) {
   for (int round = 0; round < 120; ++round) {
     const std::size_t len = std::max<std::size_t>(b3::chunk_size + 1, rng.interesting_length(40));
     const auto input = rng.bytes(len);
-    const tree_mode m = pick_mode(rng);
+    const tree_mode m = pick_tree_mode(rng);
     SCOPED_TRACE("length " + std::to_string(len) + ", seed " + std::to_string(test_seed()));
     b3::hasher whole = m.initial;
     whole.update(input);
@@ -185,7 +185,7 @@ TEST_P(Blake3Subtree, OffsetZeroMayFinalize) {
 TEST(Blake3SubtreeMode, OfAHasherIsTheModeItWasMadeIn) {
   random_source rng(test_seed() + 71);
   for (int round = 0; round < 20; ++round) {
-    tree_mode m = pick_mode(rng);
+    tree_mode m = pick_tree_mode(rng);
     m.initial.update(vector_input(rng.below(3000)));
     const b3::hazmat::mode of = b3::hazmat::mode::of(m.initial);
     EXPECT_EQ(of.key_words(), m.mode.key_words());

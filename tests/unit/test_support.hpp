@@ -13,6 +13,7 @@
 
 #include <fastblake/backend.hpp>
 #include <fastblake/blake3.hpp>
+#include <fastblake/file.hpp>
 
 #include "backend/backend.hpp"
 #include "fastblake_backends.hpp"
@@ -151,6 +152,26 @@ class per_backend : public ::testing::TestWithParam<std::string> {
 
 inline std::string backend_test_name(const ::testing::TestParamInfo<std::string>& backend) {
   return backend.param;
+}
+
+inline constexpr file_strategy all_file_strategies[] = {
+    file_strategy::automatic, file_strategy::read, file_strategy::mmap,
+    file_strategy::mmap_parallel, file_strategy::stream};
+
+inline std::string strategy_name(file_strategy s) {
+  switch (s) {
+    case file_strategy::automatic:
+      return "automatic";
+    case file_strategy::read:
+      return "read";
+    case file_strategy::mmap:
+      return "mmap";
+    case file_strategy::mmap_parallel:
+      return "mmap_parallel";
+    case file_strategy::stream:
+      return "stream";
+  }
+  return "?";
 }
 
 }  // namespace fastblake::test
