@@ -1,19 +1,22 @@
 # The tools' manual pages (tools/man) and bash, zsh and fish completions (tools/completions),
 # made under the names the tools are installed as, and installed with each tool's component:
-# FASTBLAKE_TOOLS_PREFIX renames b3sum and b2sum (fastblake-b3sum in the packages), not b3sum-mpi.
+# FASTBLAKE_TOOLS_PREFIX renames b3sum, b2sum and bao (fastblake-b3sum in the packages), not
+# b3sum-mpi.
 # Included after the tools' targets are defined; the manuals test (tests/CMakeLists.txt) checks
 # what this makes, under FASTBLAKE_MANUALS_DIR.
 set(FASTBLAKE_MANUALS_DIR "${PROJECT_BINARY_DIR}/manuals")
 set(FASTBLAKE_B3SUM_NAME "${FASTBLAKE_TOOLS_PREFIX}b3sum")
 set(FASTBLAKE_B2SUM_NAME "${FASTBLAKE_TOOLS_PREFIX}b2sum")
+set(FASTBLAKE_BAO_NAME "${FASTBLAKE_TOOLS_PREFIX}bao")
 set(FASTBLAKE_B3SUM_MPI_NAME "b3sum-mpi")
 
 # fastblake_tool_manuals(TOOL COMPONENT): TOOL's page and completions, from its templates,
-# where every @B3SUM@, @B2SUM@ and @B3SUM_MPI@ is that tool's installed name, so that the pages
+# where every @B3SUM@, @B2SUM@, @BAO@ and @B3SUM_MPI@ is that tool's installed name, so that the pages
 # name each other and the completions complete the installed command.
 function(fastblake_tool_manuals tool component)
   set(B3SUM "${FASTBLAKE_B3SUM_NAME}")
   set(B2SUM "${FASTBLAKE_B2SUM_NAME}")
+  set(BAO "${FASTBLAKE_BAO_NAME}")
   set(B3SUM_MPI "${FASTBLAKE_B3SUM_MPI_NAME}")
   string(TOUPPER "${tool}" variable)
   string(REPLACE "-" "_" variable "${variable}")
@@ -49,6 +52,7 @@ endfunction()
 if(TARGET b3sum)
   fastblake_tool_manuals(b3sum tools)
   fastblake_tool_manuals(b2sum tools)
+  fastblake_tool_manuals(bao tools)
   # b2sum's --help names its manual page, under the installed name.
   target_compile_definitions(fastblake_b2sum
                              PRIVATE "FASTBLAKE_B2SUM_MANUAL=\"${FASTBLAKE_B2SUM_NAME}\"")

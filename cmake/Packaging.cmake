@@ -2,9 +2,9 @@
 #   libfastblake0         the shared library, SONAME libfastblake.so.0   (component runtime)
 #   libfastblake-dev      headers, the development symlink, CMake and pkg-config files
 #                                                                        (development)
-#   fastblake-tools       fastblake-b3sum and fastblake-b2sum, their manual pages and
-#                         completions; b3sum through the alternatives system where the official
-#                         one is not installed, b2sum never replaced     (tools)
+#   fastblake-tools       fastblake-b3sum, fastblake-b2sum and fastblake-bao, their manual
+#                         pages and completions; b3sum through the alternatives system where
+#                         the official one is not installed, b2sum never replaced (tools)
 # and where MPI was found:
 #   libfastblake-mpi0     libfastblake_mpi.so.0                          (mpi_runtime)
 #   libfastblake-mpi-dev  fastblake/mpi.hpp, its symlink and CMake targets, which need MPI's
@@ -83,10 +83,11 @@ _fastblake_package(development libfastblake-dev libdevel "libfastblake0 ${_fastb
 the pkg-config file.")
 if(TARGET b3sum)
   _fastblake_package(tools fastblake-tools utils "libfastblake0 ${_fastblake_exact}"
-    "fast drop-ins for b3sum and coreutils' b2sum"
+    "fast drop-ins for b3sum, coreutils' b2sum and bao"
     "${_fastblake_about}\n.\nThis package holds fastblake-b3sum, which prints and checks
-exactly what the official b3sum does, and fastblake-b2sum, which does what
-coreutils' b2sum does; both hash many files at once on every core.")
+exactly what the official b3sum does, fastblake-b2sum, which does what
+coreutils' b2sum does, and fastblake-bao, which makes, checks and slices Bao
+encodings (BLAKE3 verified streaming) as the Rust bao tool does.")
   set(CPACK_DEBIAN_TOOLS_PACKAGE_CONTROL_EXTRA
       "${PROJECT_SOURCE_DIR}/cmake/debian/postinst;${PROJECT_SOURCE_DIR}/cmake/debian/prerm")
   set(CPACK_DEBIAN_TOOLS_PACKAGE_CONTROL_STRICT_PERMISSION ON)

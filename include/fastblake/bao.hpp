@@ -20,6 +20,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <system_error>
 #include <vector>
@@ -84,6 +86,38 @@ FASTBLAKE_API blake3::digest encode(std::span<const std::byte> input, std::span<
 FASTBLAKE_API blake3::digest encode_outboard(std::span<const std::byte> input,
                                              std::span<std::byte> out, unsigned group_log = 0);
 
+/// Where an encoder or reader reads: fills out with the bytes at offset and returns how many it
+/// read, fewer than out.size() only where the bytes end. It may throw (the exception goes
+/// through to the caller).
+using read_at_function = std::function<std::size_t(std::uint64_t offset, std::span<std::byte> out)>;
+
+/// Reads from bytes in memory, which must outlive the reader.
+FASTBLAKE_API read_at_function read_from(std::span<const std::byte> bytes);
+#if defined(__unix__) || defined(__APPLE__)
+/// Reads from an open file descriptor with pread(2); the descriptor must stay open while the
+/// function is used. An I/O error throws std::system_error.
+FASTBLAKE_API read_at_function read_from_fd(int fd);
+#endif
+/// Where an encoder writes: the bytes at offset of the encoding. It may throw.
+using write_at_function =
+    std::function<void(std::uint64_t offset, std::span<const std::byte> bytes)>;
+#if defined(__unix__) || defined(__APPLE__)
+/// Writes to an open file descriptor with pwrite(2). An I/O error throws std::system_error.
+FASTBLAKE_API write_at_function write_to_fd(int fd);
+#endif
+
+/// The combined encoding of content_len bytes read with input, written with out as it is made
+/// (each byte once, pieces of up to 4 MiB, not in order), in about 10 MiB of memory whatever
+/// the size (or a few chunk groups where groups are larger): for files and whatever does not
+/// fit in memory. Throws bao::error (truncated, at the input's offset) where input ends
+/// before content_len bytes, and what input and out throw.
+FASTBLAKE_API blake3::digest encode(std::uint64_t content_len, const read_at_function& input,
+                                    const write_at_function& out, unsigned group_log = 0);
+/// The same for the outboard encoding.
+FASTBLAKE_API blake3::digest encode_outboard(std::uint64_t content_len,
+                                             const read_at_function& input,
+                                             const write_at_function& out, unsigned group_log = 0);
+
 /// The input a combined encoding holds, checked against hash. Bytes after the encoding's end
 /// are ignored, as every Bao decoder ignores them.
 FASTBLAKE_API std::vector<std::byte> decode(const blake3::digest& hash,
@@ -108,6 +142,16 @@ FASTBLAKE_API std::vector<std::byte> extract_slice_outboard(std::span<const std:
                                                             std::uint64_t start,
                                                             std::uint64_t count,
                                                             unsigned group_log = 0);
+/// The same from an encoding, or an outboard and its input, read with read functions: a slice
+/// of a file without reading the rest of it.
+FASTBLAKE_API std::vector<std::byte> extract_slice(const read_at_function& encoded,
+                                                   std::uint64_t start, std::uint64_t count,
+                                                   unsigned group_log = 0);
+FASTBLAKE_API std::vector<std::byte> extract_slice_outboard(const read_at_function& outboard,
+                                                            const read_at_function& data,
+                                                            std::uint64_t start,
+                                                            std::uint64_t count,
+                                                            unsigned group_log = 0);
 /// The input bytes [start, start + count) a slice holds, checked against hash: fewer where the
 /// input ends before start + count, none where it ends before start (its last chunk is still
 /// checked, so the length is proven).
@@ -115,6 +159,45 @@ FASTBLAKE_API std::vector<std::byte> decode_slice(const blake3::digest& hash,
                                                   std::span<const std::byte> slice,
                                                   std::uint64_t start, std::uint64_t count,
                                                   unsigned group_log = 0);
+
+/// A verifying reader of the input an encoding holds, with a position like a file's: read()
+/// hands out only bytes that, with every node above them, have been checked against the hash;
+/// seek() moves anywhere, and the next read checks the path to the new position only. Memory
+/// stays about 1 MiB (or a few chunk groups where groups are larger) whatever the input's
+/// size: the reader keeps the path from the root to the position, and decodes a subtree of up
+/// to 256 KiB at a time with the SIMD kernels.
+///
+/// The length in the encoding's header is not trusted until the last leaf has been checked:
+/// length() and a read at or past the end check it first. Reading from the start to the end
+/// reads the encoding in order, once, so a read function over a pipe may refuse to go back.
+/// Any failure throws bao::error (where the encoding or data does not match the hash or ends
+/// too soon, with the node's offset) or what the read function threw. A read that meets one
+/// after checking some bytes returns those, and the next read throws it; the position stays
+/// at the first byte not returned, and a read after that (or after a seek) tries again.
+class FASTBLAKE_API reader {
+ public:
+  /// Over a combined encoding.
+  reader(const blake3::digest& hash, read_at_function encoded, unsigned group_log = 0);
+  /// Over an outboard encoding and the input it describes.
+  reader(const blake3::digest& hash, read_at_function outboard, read_at_function data,
+         unsigned group_log = 0);
+  reader(reader&&) noexcept;
+  reader& operator=(reader&&) noexcept;
+  ~reader();
+
+  /// Checked bytes from the position into out, as many as fit or remain; the position moves
+  /// past them. Returns 0 at or past the end.
+  std::size_t read(std::span<std::byte> out);
+  /// Moves the position to any offset, past the end included; reads nothing.
+  void seek(std::uint64_t position) noexcept;
+  std::uint64_t position() const noexcept;
+  /// The input's length, checked (once: the path to the last leaf is read and checked).
+  std::uint64_t length();
+
+ private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
 
 }  // namespace fastblake::bao
 

@@ -11,23 +11,30 @@ namespace {
 
 // Writes the subtree of len bytes at input offset `offset` to out at `at` (pre-order: its
 // parent, its left subtree, its right subtree; the input too unless outboard), and returns its
-// chaining value, or the root hash where is_root.
+// chaining value, or the root hash where is_root. The input may start at input byte in_base and
+// out at encoding byte out_base (a part of each, when encoding in pieces).
 class encoder {
  public:
-  encoder(std::span<const std::byte> input, const geometry& g, bool outboard, std::byte* out)
-      : input_(input), g_(g), outboard_(outboard), out_(out) {}
+  encoder(std::span<const std::byte> input, const geometry& g, bool outboard, std::byte* out,
+          std::uint64_t in_base = 0, std::uint64_t out_base = 0)
+      : input_(input),
+        g_(g),
+        outboard_(outboard),
+        out_(out),
+        in_base_(in_base),
+        out_base_(out_base) {}
 
   cv_bytes subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
-    const std::byte* data = input_.data() + offset;
+    const std::byte* data = in(offset);
     if (g_.is_leaf(len)) {
-      if (!outboard_) std::copy_n(data, len, out_ + at);
+      if (!outboard_) std::copy_n(data, len, out(at));
       return leaf_cv(data, len, offset, is_root);
     }
     if (len <= subtree_levels::max_len) {
       // Every node at once, on the SIMD kernels, then written out in pre-order.
       levels_.hash(data, len, offset);
       write_nodes(offset, 0, len, at);
-      if (is_root) return parent_cv(out_ + at, true);
+      if (is_root) return parent_cv(out(at), true);
       cv_bytes top;
       std::memcpy(top.data(), levels_.cv(0, chunks_in(len)), top.size());
       return top;
@@ -36,7 +43,7 @@ class encoder {
     const cv_bytes l = subtree(offset, left, at + parent_size, false);
     const cv_bytes r = subtree(offset + left, len - left,
                                at + parent_size + g_.subtree_size(left, outboard_), false);
-    std::byte* parent = out_ + at;
+    std::byte* parent = out(at);
     std::memcpy(parent, l.data(), l.size());
     std::memcpy(parent + l.size(), r.data(), r.size());
     return parent_cv(parent, is_root);
@@ -47,25 +54,87 @@ class encoder {
   // [first, first + len), from `at` on.
   void write_nodes(std::uint64_t base, std::uint64_t first, std::uint64_t len, std::uint64_t at) {
     if (g_.is_leaf(len)) {
-      if (!outboard_) std::copy_n(input_.data() + base + first, len, out_ + at);
+      if (!outboard_) std::copy_n(in(base + first), len, out(at));
       return;
     }
     const std::uint64_t left = geometry::left_len(len);
     const std::uint64_t chunk = first / k3::chunk_len, left_chunks = left / k3::chunk_len;
-    std::memcpy(out_ + at, levels_.cv(chunk, left_chunks), k3::out_len);
-    std::memcpy(out_ + at + k3::out_len, levels_.cv(chunk + left_chunks, chunks_in(len - left)),
+    std::memcpy(out(at), levels_.cv(chunk, left_chunks), k3::out_len);
+    std::memcpy(out(at) + k3::out_len, levels_.cv(chunk + left_chunks, chunks_in(len - left)),
                 k3::out_len);
     write_nodes(base, first, left, at + parent_size);
     write_nodes(base, first + left, len - left,
                 at + parent_size + g_.subtree_size(left, outboard_));
   }
 
+  const std::byte* in(std::uint64_t offset) const { return input_.data() + (offset - in_base_); }
+  std::byte* out(std::uint64_t at) const { return out_ + (at - out_base_); }
+
   std::span<const std::byte> input_;
   const geometry& g_;
   bool outboard_;
   std::byte* out_;
+  std::uint64_t in_base_, out_base_;
   subtree_levels levels_;
 };
+
+// The same from an input read piece by piece and into an output written piece by piece: each
+// subtree of at most piece_len bytes is read, encoded in memory and written at its place, and
+// the parents above them written one by one; memory stays at about twice piece_len.
+class piece_encoder {
+ public:
+  static constexpr std::uint64_t piece_len = std::uint64_t{4} << 20;
+
+  piece_encoder(const fastblake::bao::read_at_function& input,
+                const fastblake::bao::write_at_function& output, const geometry& g, bool outboard)
+      : input_(input), output_(output), g_(g), outboard_(outboard) {}
+
+  cv_bytes subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
+    if (len <= std::max(piece_len, g_.group_len)) {
+      data_.resize(static_cast<std::size_t>(len));
+      std::size_t got = 0;
+      while (got < len) {
+        const std::size_t n =
+            std::min(input_(offset + got, std::span(data_).subspan(got)), data_.size() - got);
+        if (n == 0) fail(errc::truncated, offset + got);
+        got += n;
+      }
+      out_.resize(static_cast<std::size_t>(g_.subtree_size(len, outboard_)));
+      const cv_bytes cv =
+          encoder(data_, g_, outboard_, out_.data(), offset, at).subtree(offset, len, at, is_root);
+      if (!out_.empty()) output_(at, out_);
+      return cv;
+    }
+    const std::uint64_t left = geometry::left_len(len);
+    const cv_bytes l = subtree(offset, left, at + parent_size, false);
+    const cv_bytes r = subtree(offset + left, len - left,
+                               at + parent_size + g_.subtree_size(left, outboard_), false);
+    std::array<std::byte, parent_size> parent;
+    std::memcpy(parent.data(), l.data(), l.size());
+    std::memcpy(parent.data() + l.size(), r.data(), r.size());
+    output_(at, parent);
+    return parent_cv(parent.data(), is_root);
+  }
+
+ private:
+  const fastblake::bao::read_at_function& input_;
+  const fastblake::bao::write_at_function& output_;
+  const geometry& g_;
+  bool outboard_;
+  std::vector<std::byte> data_, out_;
+};
+
+fastblake::blake3::digest encode_pieces(std::uint64_t content_len,
+                                        const fastblake::bao::read_at_function& input,
+                                        const fastblake::bao::write_at_function& output,
+                                        unsigned group_log, bool outboard) {
+  const geometry g(content_len, group_log);
+  std::array<std::byte, header_size> header;
+  write_header(content_len, header.data());
+  output(0, header);
+  return fastblake::blake3::digest(
+      piece_encoder(input, output, g, outboard).subtree(0, content_len, header_size, true));
+}
 
 fastblake::blake3::digest encode_into(std::span<const std::byte> input, std::span<std::byte> out,
                                       unsigned group_log, bool outboard) {
@@ -89,19 +158,19 @@ fastblake::bao::encoding encode_any(std::span<const std::byte> input, unsigned g
   return e;
 }
 
-// The nodes a reader of [start, end) meets, copied from a combined encoding (data: null) or
-// from an outboard encoding and its input.
+// The nodes a reader of [start, end) meets, copied from a combined encoding, or from an outboard
+// encoding (tree) and its input (data).
 class slicer {
  public:
-  slicer(std::span<const std::byte> tree, std::span<const std::byte> data, bool outboard,
+  slicer(const fastblake::bao::read_at_function& tree, const fastblake::bao::read_at_function* data,
          const geometry& g, std::uint64_t start, std::uint64_t end, std::vector<std::byte>& out)
-      : tree_(tree), data_(data), outboard_(outboard), g_(g), start_(start), end_(end), out_(out) {}
+      : tree_(tree), data_(data), g_(g), start_(start), end_(end), out_(out) {}
 
   void subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
     if (!is_root && (offset + len <= start_ || offset >= end_)) return;
     if (g_.is_leaf(len)) {
-      if (outboard_) {
-        copy(data_, offset, len);
+      if (data_ != nullptr) {
+        copy(*data_, offset, len);
       } else {
         copy(tree_, at, len);
       }
@@ -110,37 +179,44 @@ class slicer {
     copy(tree_, at, parent_size);
     const std::uint64_t left = geometry::left_len(len);
     subtree(offset, left, at + parent_size, false);
-    subtree(offset + left, len - left, at + parent_size + g_.subtree_size(left, outboard_), false);
+    subtree(offset + left, len - left, at + parent_size + g_.subtree_size(left, data_ != nullptr),
+            false);
   }
 
  private:
-  void copy(std::span<const std::byte> from, std::uint64_t at, std::uint64_t n) {
-    if (at > from.size() || n > from.size() - at) {
-      fail(errc::truncated, std::min<std::uint64_t>(at, from.size()));
-    }
-    if (n == 0) return;  // the empty input's one chunk (and from may be an empty span's null)
+  void copy(const fastblake::bao::read_at_function& from, std::uint64_t at, std::uint64_t n) {
     const std::size_t old_size = out_.size();
     out_.resize(old_size + static_cast<std::size_t>(n));
-    std::memcpy(out_.data() + old_size, from.data() + at, static_cast<std::size_t>(n));
+    const std::span<std::byte> into(out_.data() + old_size, static_cast<std::size_t>(n));
+    std::size_t got = 0;
+    while (got < n) {
+      const std::size_t more = std::min(from(at + got, into.subspan(got)), into.size() - got);
+      if (more == 0) fail(errc::truncated, at);
+      got += more;
+    }
   }
 
-  std::span<const std::byte> tree_, data_;
-  bool outboard_;
+  const fastblake::bao::read_at_function& tree_;
+  const fastblake::bao::read_at_function* data_;
   const geometry& g_;
   std::uint64_t start_, end_;
   std::vector<std::byte>& out_;
 };
 
-std::vector<std::byte> slice_any(std::span<const std::byte> tree, std::span<const std::byte> data,
-                                 bool outboard, std::uint64_t start, std::uint64_t count,
-                                 unsigned group_log) {
-  if (tree.size() < header_size) fail(errc::truncated, tree.size());
-  const std::uint64_t content_len = read_header(tree.data());
+std::vector<std::byte> slice_any(const fastblake::bao::read_at_function& tree,
+                                 const fastblake::bao::read_at_function* data, std::uint64_t start,
+                                 std::uint64_t count, unsigned group_log) {
+  std::vector<std::byte> out(header_size);
+  std::size_t got = 0;
+  while (got < header_size) {
+    const std::size_t n = std::min(tree(got, std::span(out).subspan(got)), header_size - got);
+    if (n == 0) fail(errc::truncated, got);
+    got += n;
+  }
+  const std::uint64_t content_len = read_header(out.data());
   const geometry g(content_len, group_log);
   const auto [from, to] = slice_region(content_len, start, count);
-  std::vector<std::byte> out(header_size);
-  std::copy_n(tree.data(), header_size, out.data());
-  slicer(tree, data, outboard, g, from, to, out).subtree(0, content_len, header_size, true);
+  slicer(tree, data, g, from, to, out).subtree(0, content_len, header_size, true);
   return out;
 }
 
@@ -186,15 +262,36 @@ blake3::digest encode_outboard(std::span<const std::byte> input, std::span<std::
   return internal::bao::encode_into(input, out, group_log, true);
 }
 
+blake3::digest encode(std::uint64_t content_len, const read_at_function& input,
+                      const write_at_function& out, unsigned group_log) {
+  return internal::bao::encode_pieces(content_len, input, out, group_log, false);
+}
+
+blake3::digest encode_outboard(std::uint64_t content_len, const read_at_function& input,
+                               const write_at_function& out, unsigned group_log) {
+  return internal::bao::encode_pieces(content_len, input, out, group_log, true);
+}
+
 std::vector<std::byte> extract_slice(std::span<const std::byte> encoded, std::uint64_t start,
                                      std::uint64_t count, unsigned group_log) {
-  return internal::bao::slice_any(encoded, {}, false, start, count, group_log);
+  return extract_slice(read_from(encoded), start, count, group_log);
 }
 
 std::vector<std::byte> extract_slice_outboard(std::span<const std::byte> outboard,
                                               std::span<const std::byte> data, std::uint64_t start,
                                               std::uint64_t count, unsigned group_log) {
-  return internal::bao::slice_any(outboard, data, true, start, count, group_log);
+  return extract_slice_outboard(read_from(outboard), read_from(data), start, count, group_log);
+}
+
+std::vector<std::byte> extract_slice(const read_at_function& encoded, std::uint64_t start,
+                                     std::uint64_t count, unsigned group_log) {
+  return internal::bao::slice_any(encoded, nullptr, start, count, group_log);
+}
+
+std::vector<std::byte> extract_slice_outboard(const read_at_function& outboard,
+                                              const read_at_function& data, std::uint64_t start,
+                                              std::uint64_t count, unsigned group_log) {
+  return internal::bao::slice_any(outboard, &data, start, count, group_log);
 }
 
 }  // namespace fastblake::bao

@@ -79,7 +79,7 @@ expect_match("the copyright file" "${copyright}" "\nLicense: Apache-2.0\n")
 expect_match("the copyright file" "${copyright}" "/usr/share/common-licenses/Apache-2.0")
 expect_match("libfastblake0's files" "${libfastblake0_contents}"
              "/usr/lib/[^ \n]*libfastblake\\.so\\.0 -> libfastblake\\.so\\.${version}")
-foreach(tool fastblake-b3sum fastblake-b2sum)
+foreach(tool fastblake-b3sum fastblake-b2sum fastblake-bao)
   foreach(file "/usr/share/man/man1/${tool}\\.1\\.gz" "/usr/share/bash-completion/completions/${tool}"
                "/usr/share/zsh/vendor-completions/_${tool}"
                "/usr/share/fish/vendor_completions.d/${tool}\\.fish")
@@ -94,13 +94,14 @@ expect_match("libfastblake-dev's files" "${libfastblake-dev_contents}"
 expect_match("libfastblake-dev's files" "${libfastblake-dev_contents}" "libfastblake\\.so -> ")
 expect_match("fastblake-tools' files" "${fastblake-tools_contents}" "/usr/bin/fastblake-b3sum")
 expect_match("fastblake-tools' files" "${fastblake-tools_contents}" "/usr/bin/fastblake-b2sum")
+expect_match("fastblake-tools' files" "${fastblake-tools_contents}" "/usr/bin/fastblake-bao")
 foreach(package libfastblake-dev fastblake-tools)
   expect_match("${package}'s dependencies" "${${package}_depends}"
                "libfastblake0 \\(= ${version}\\)")
 endforeach()
-# Neither package may take b2sum or b3sum's own paths: coreutils and the official b3sum own
-# them.
-if(fastblake-tools_contents MATCHES "/usr/bin/b[23]sum")
+# Neither package may take b2sum, b3sum or bao's own paths: coreutils, the official b3sum and
+# the Rust bao own them.
+if(fastblake-tools_contents MATCHES "/usr/bin/(b[23]sum|bao)")
   message(FATAL_ERROR "fastblake-tools installs over b2sum or b3sum:\n${fastblake-tools_contents}")
 endif()
 
@@ -117,6 +118,10 @@ execute_process(COMMAND "${root}/usr/bin/fastblake-b2sum" "${WORK_DIR}/abc"
                 OUTPUT_VARIABLE out RESULT_VARIABLE status)
 expect_match("fastblake-b2sum's output (status ${status})" "${out}"
              "^ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1")
+execute_process(COMMAND "${root}/usr/bin/fastblake-bao" hash "${WORK_DIR}/abc"
+                OUTPUT_VARIABLE out RESULT_VARIABLE status)
+expect_match("fastblake-bao's output (status ${status})" "${out}"
+             "^6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85\n$")
 # The .pc names /usr, as installed: a clean path, which pkg-config leaves out as the system's
 # (no ../ in it, so nothing else is printed); read against the extracted tree through its
 # sysroot, with the system paths kept.

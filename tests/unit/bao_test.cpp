@@ -1,6 +1,10 @@
 // Bao (<fastblake/bao.hpp>): Bao's own test vectors (tests/vectors/bao_vectors.txt, from the bao
 // repository's test_vectors.json), chunk groups by their properties, and hostile encodings:
 // every single-byte corruption, every truncation, lying length headers.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -434,6 +438,210 @@ TEST(BaoHostile, ALyingLengthHeaderFails) {
   // The wrong hash.
   EXPECT_THROW(bao::decode(b3::hash(std::span(input).first(10)), e.bytes), bao::error);
   EXPECT_THROW(bao::decode(e.hash, std::span(e.bytes).first(7)), bao::error);
+}
+
+// Reads everything from r in pieces of random sizes (1 to max_piece bytes).
+byte_vector read_all(bao::reader& r, random_source& rng, std::size_t max_piece) {
+  byte_vector out;
+  for (;;) {
+    byte_vector piece(1 + rng.below(max_piece));
+    const std::size_t n = r.read(piece);
+    if (n == 0) return out;
+    out.insert(out.end(), piece.begin(), piece.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+}
+
+// A read function that records what it was asked for.
+struct recorded_reads {
+  std::span<const std::byte> bytes;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> asked;  // [offset, offset + size)
+
+  bao::read_at_function function() {
+    return [this](std::uint64_t offset, std::span<std::byte> out) {
+      asked.emplace_back(offset, offset + out.size());
+      return bao::read_from(bytes)(offset, out);
+    };
+  }
+  // Whether the requests went forward only, never over a byte twice.
+  bool forward_once() const {
+    for (std::size_t i = 1; i < asked.size(); ++i) {
+      if (asked[i].first < asked[i - 1].second) return false;
+    }
+    return true;
+  }
+};
+
+// Lengths around the reader's batches (256 KiB), the encoder's pieces (4 MiB) and chunk groups.
+std::vector<std::size_t> streaming_lengths() {
+  return {0,
+          1,
+          1023,
+          1024,
+          1025,
+          4096,
+          65537,
+          262143,
+          262144,
+          262145,
+          3 * 262144 + 7,
+          (4u << 20) - 1,
+          (4u << 20),
+          (4u << 20) + 1,
+          (9u << 20) + 1025};
+}
+
+TEST(BaoReader, ReadsEveryLengthWholeAndFromAnyPosition) {
+  random_source rng(test_seed() + 93);
+  const auto random = rng.bytes((9u << 20) + 1025);
+  for (std::size_t len : streaming_lengths()) {
+    const std::span<const std::byte> input(random.data(), len);
+    for (unsigned k : {0u, 4u}) {
+      SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k));
+      const bao::encoding combined = bao::encode(input, k);
+      const bao::encoding outboard = bao::encode_outboard(input, k);
+      recorded_reads reads{combined.bytes, {}};
+      bao::reader whole(combined.hash, reads.function(), k);
+      EXPECT_EQ(read_all(whole, rng, 1 + rng.below(300000)),
+                byte_vector(input.begin(), input.end()));
+      EXPECT_TRUE(reads.forward_once());
+      EXPECT_EQ(whole.length(), len);
+      bao::reader beside(outboard.hash, bao::read_from(outboard.bytes), bao::read_from(input), k);
+      EXPECT_EQ(beside.length(), len);
+      EXPECT_EQ(read_all(beside, rng, 70000), byte_vector(input.begin(), input.end()));
+      for (int seek = 0; seek < 6; ++seek) {
+        const std::uint64_t at = rng.below(len + 2);
+        const std::size_t count = rng.below(300000);
+        SCOPED_TRACE("from " + std::to_string(at) + ", " + std::to_string(count) + " bytes");
+        byte_vector got(count), got_beside(count);
+        whole.seek(at);
+        beside.seek(at);
+        got.resize(whole.read(got));
+        got_beside.resize(beside.read(got_beside));
+        EXPECT_EQ(got, tail_of(byte_vector(input.begin(), input.end()), at, count));
+        EXPECT_EQ(got_beside, got);
+        EXPECT_EQ(whole.position(),
+                  std::max<std::uint64_t>(at, std::min<std::uint64_t>(at + count, len)));
+      }
+    }
+  }
+}
+
+// The reader meets a corrupted node where decode() meets it, having handed out every byte
+// before it; a lying length is found by length() and by a read at the end.
+TEST(BaoReader, StopsAtTheFirstBadNodeWithTheBytesBeforeIt) {
+  random_source rng(test_seed() + 94);
+  const auto random = rng.bytes(700 * 1024 + 5);
+  const byte_vector input(random.begin(), random.end());
+  const bao::encoding e = bao::encode(input);
+  // Every byte of the two parents above the batches (at 8 and 72), then random places.
+  for (int trial = 0; trial < 168; ++trial) {
+    const std::uint64_t at = trial < 128
+                                 ? bao::header_size + static_cast<std::uint64_t>(trial)
+                                 : bao::header_size + rng.below(e.bytes.size() - bao::header_size);
+    const byte_vector bad = flipped(e.bytes, at);
+    const std::uint64_t expected = bao_error_offset([&] { bao::decode(e.hash, bad); });
+    bao::reader r(e.hash, bao::read_from(bad));
+    byte_vector got;
+    std::uint64_t offset = ~std::uint64_t{0};
+    try {
+      got = read_all(r, rng, 100000);
+      ADD_FAILURE() << "no error for a corruption at " << at;
+    } catch (const bao::error& error) {
+      EXPECT_EQ(error.code(), bao::errc::hash_mismatch);
+      offset = error.offset();
+    }
+    EXPECT_EQ(offset, expected) << "corrupted at " << at;
+    // What it handed out before the failure is the input's start.
+    bao::reader again(e.hash, bao::read_from(bad));
+    byte_vector before(input.size());
+    std::size_t n = 0;
+    try {
+      for (std::size_t m; (m = again.read(std::span(before).subspan(n))) != 0;) n += m;
+    } catch (const bao::error&) {
+    }
+    EXPECT_TRUE(
+        std::equal(before.begin(), before.begin() + static_cast<std::ptrdiff_t>(n), input.begin()));
+  }
+  for (std::uint64_t lie : {std::uint64_t{700 * 1024}, std::uint64_t{700 * 1024 + 6},
+                            std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
+    byte_vector bad = e.bytes;
+    for (std::size_t i = 0; i < bao::header_size; ++i) bad[i] = std::byte(lie >> (8 * i));
+    bao::reader r(e.hash, bao::read_from(bad));
+    EXPECT_THROW(r.length(), bao::error) << lie;
+    r.seek(~std::uint64_t{0});
+    byte_vector one(1);
+    EXPECT_THROW(r.read(one), bao::error) << lie;
+  }
+  bao::reader short_header(e.hash, bao::read_from(std::span(e.bytes).first(5)));
+  EXPECT_EQ(bao_error_offset([&] { short_header.length(); }), 0u);
+  byte_vector all(input.size());
+  const byte_vector other = flipped(input, 0);
+  bao::reader wrong_hash(b3::hash(other), bao::read_from(e.bytes));
+  EXPECT_EQ(bao_error_offset([&] { wrong_hash.read(all); }), bao::header_size);
+  EXPECT_EQ(bao_error_offset([&] { wrong_hash.length(); }), bao::header_size);
+}
+
+TEST(BaoEncodePieces, WritesWhatEncodeMakesEachByteOnce) {
+  random_source rng(test_seed() + 95);
+  const auto random = rng.bytes((9u << 20) + 1025);
+  for (std::size_t len : streaming_lengths()) {
+    const std::span<const std::byte> input(random.data(), len);
+    for (unsigned k : {0u, 4u, 13u}) {
+      for (bool outboard : {false, true}) {
+        SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k) +
+                     (outboard ? ", outboard" : ""));
+        const bao::encoding want =
+            outboard ? bao::encode_outboard(input, k) : bao::encode(input, k);
+        byte_vector got(want.bytes.size(), std::byte{0xee});
+        std::vector<int> written(got.size());
+        const bao::write_at_function out = [&](std::uint64_t at, std::span<const std::byte> bytes) {
+          ASSERT_LE(at + bytes.size(), got.size());
+          std::copy(bytes.begin(), bytes.end(), got.begin() + static_cast<std::ptrdiff_t>(at));
+          for (std::size_t i = 0; i < bytes.size(); ++i) ++written[at + i];
+        };
+        const b3::digest hash = outboard ? bao::encode_outboard(len, bao::read_from(input), out, k)
+                                         : bao::encode(len, bao::read_from(input), out, k);
+        EXPECT_EQ(hash, want.hash);
+        EXPECT_EQ(got, want.bytes);
+        EXPECT_TRUE(std::all_of(written.begin(), written.end(), [](int n) { return n == 1; }));
+      }
+    }
+  }
+  // An input that ends before the length given.
+  const std::span<const std::byte> input(random.data(), 5u << 20);
+  byte_vector sink(bao::encoded_size(6u << 20));
+  const bao::write_at_function out = [&](std::uint64_t at, std::span<const std::byte> bytes) {
+    std::copy(bytes.begin(), bytes.end(), sink.begin() + static_cast<std::ptrdiff_t>(at));
+  };
+  EXPECT_EQ(bao_error_offset([&] { bao::encode(6u << 20, bao::read_from(input), out); }), 5u << 20);
+}
+
+// Through files: encoded from a descriptor into a descriptor, read back through one.
+TEST(BaoFiles, EncodeAndReadThroughDescriptors) {
+  random_source rng(test_seed() + 96);
+  const auto input = rng.bytes((5u << 20) + 333);
+  const std::string dir = ::testing::TempDir();
+  const std::string in_path = dir + "/bao-in", out_path = dir + "/bao-out";
+  {
+    std::ofstream f(in_path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(input.data()),
+            static_cast<std::streamsize>(input.size()));
+  }
+  const int in = ::open(in_path.c_str(), O_RDONLY);
+  const int out = ::open(out_path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(in, 0);
+  ASSERT_GE(out, 0);
+  const b3::digest hash =
+      bao::encode_outboard(input.size(), bao::read_from_fd(in), bao::write_to_fd(out));
+  EXPECT_EQ(hash, b3::hash(input));
+  bao::reader r(hash, bao::read_from_fd(out), bao::read_from_fd(in));
+  EXPECT_EQ(read_all(r, rng, 1u << 20), input);
+  ::close(in);
+  ::close(out);
+  std::byte one[1];
+  EXPECT_THROW(bao::read_from_fd(-1)(0, one), std::system_error);
+  std::remove(in_path.c_str());
+  std::remove(out_path.c_str());
 }
 
 }  // namespace

@@ -1,0 +1,179 @@
+// The decoder of Bao's tree in memory (whole encodings, slices, and the reader's subtrees):
+// every node is checked against the chaining value its parent gave for it (the root against
+// the hash) before anything under it is used.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "bao/tree.hpp"
+
+namespace fastblake::internal::bao {
+
+// Reads nodes in pre-order from a combined encoding or a slice (tree), or parents from an
+// outboard encoding and chunks from its input (data), and appends the input bytes of
+// [want_from, want_to) to out. Subtrees wholly outside [start, end) are not visited; in a
+// combined encoding or outboard they are skipped over, a slice leaves them out.
+// The spans may hold a part only: tree_base and data_base are the offsets, in the encoding and
+// in the input, of their first bytes (the reader decodes one subtree at a time).
+class decoder {
+ public:
+  struct source {
+    std::span<const std::byte> tree;
+    std::span<const std::byte> data;  // outboard: the input; else empty
+    bool outboard = false;
+    bool slice = false;
+    std::uint64_t tree_base = 0;
+    std::uint64_t data_base = 0;
+  };
+
+  /// batches: check subtrees of up to 256 chunks at once (else node by node, which appends
+  /// every checked leaf before a failure to out, as Bao's own decoder hands them out).
+  decoder(const source& src, const geometry& g, std::uint64_t start, std::uint64_t end,
+          std::uint64_t want_from, std::uint64_t want_to, std::vector<std::byte>& out,
+          bool batches = true)
+      : src_(src),
+        g_(g),
+        start_(start),
+        end_(end),
+        want_from_(want_from),
+        want_to_(want_to),
+        out_(out),
+        batches_(batches) {}
+
+  void run(const fastblake::blake3::digest& hash) {
+    cv_bytes root;
+    std::copy_n(hash.data(), root.size(), root.begin());
+    subtree(0, g_.content_len, root, true);
+  }
+
+  /// The subtree of len input bytes at offset, whose nodes start at byte `at` of the encoding.
+  void run_subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at,
+                   const cv_bytes& expected, bool is_root) {
+    at_ = at;
+    subtree(offset, len, expected, is_root);
+  }
+
+ private:
+  void subtree(std::uint64_t offset, std::uint64_t len, const cv_bytes& expected, bool is_root) {
+    if (!is_root && (offset + len <= start_ || offset >= end_)) {
+      if (!src_.slice) at_ += g_.subtree_size(len, src_.outboard);
+      return;
+    }
+    if (batches_ && !is_root && !g_.is_leaf(len) && len <= subtree_levels::max_len &&
+        offset >= want_from_ && offset + len <= want_to_ && whole_subtree(offset, len, expected)) {
+      return;
+    }
+    if (g_.is_leaf(len)) {
+      const std::uint64_t node_at = src_.outboard ? offset : at_;
+      const std::byte* leaf = src_.outboard ? read(src_.data, src_.data_base, offset, len)
+                                            : read(src_.tree, src_.tree_base, at_, len);
+      if (!src_.outboard) at_ += len;
+      if (leaf_cv(leaf, len, offset, is_root) != expected) fail(errc::hash_mismatch, node_at);
+      const std::uint64_t from = std::max(offset, want_from_);
+      const std::uint64_t to = std::min(offset + len, want_to_);
+      if (from < to) out_.insert(out_.end(), leaf + (from - offset), leaf + (to - offset));
+      return;
+    }
+    const std::uint64_t node_at = at_;
+    const std::byte* parent = read(src_.tree, src_.tree_base, at_, parent_size);
+    at_ += parent_size;
+    if (parent_cv(parent, is_root) != expected) fail(errc::hash_mismatch, node_at);
+    cv_bytes left_cv, right_cv;
+    std::memcpy(left_cv.data(), parent, left_cv.size());
+    std::memcpy(right_cv.data(), parent + left_cv.size(), right_cv.size());
+    const std::uint64_t left = geometry::left_len(len);
+    subtree(offset, left, left_cv, false);
+    subtree(offset + left, len - left, right_cv, false);
+  }
+
+  // A subtree of at most subtree_levels::max_len bytes, all of them wanted, checked at once:
+  // its leaves and its stored parents hashed on the SIMD kernels, then compared top-down in
+  // pre-order, as subtree() compares them one by one, so that a failure names the same node.
+  // False, having read nothing, where the bytes end inside it: subtree() then names the place.
+  bool whole_subtree(std::uint64_t offset, std::uint64_t len, const cv_bytes& expected) {
+    const std::uint64_t size = g_.subtree_size(len, src_.outboard);
+    if (!holds(src_.tree, src_.tree_base, at_, size)) return false;
+    if (src_.outboard && !holds(src_.data, src_.data_base, offset, len)) return false;
+    // The parents into one row, the leaves (of a combined encoding or slice) after out's end.
+    parents_.clear();
+    const std::size_t out_at = out_.size();
+    if (!src_.outboard) out_.resize(out_at + static_cast<std::size_t>(len));
+    gather(0, len, at_, out_.data() + out_at);
+    const std::byte* leaves =
+        src_.outboard ? src_.data.data() + (offset - src_.data_base) : out_.data() + out_at;
+    levels_.hash(leaves, len, offset);
+    const std::size_t parents = parents_.size() / parent_size;
+    parent_cvs_.resize(parents * k3::out_len);
+    k3::active_kernels().hash_parents(reinterpret_cast<const std::uint8_t*>(parents_.data()),
+                                      parents, plain_key().data(), 0, parent_cvs_.data());
+    std::size_t next_parent = 0;
+    check(offset, 0, len, expected.data(), at_, next_parent);
+    at_ += size;
+    if (src_.outboard) out_.insert(out_.end(), leaves, leaves + len);
+    return true;
+  }
+
+  // Copies the stored parents of the subtree's bytes [first, first + len), at `at` in the
+  // tree, to parents_, and (combined) its leaves to `leaves` + first.
+  void gather(std::uint64_t first, std::uint64_t len, std::uint64_t at, std::byte* leaves) {
+    if (g_.is_leaf(len)) {
+      if (!src_.outboard)
+        std::copy_n(src_.tree.data() + (at - src_.tree_base), len, leaves + first);
+      return;
+    }
+    const std::byte* parent = src_.tree.data() + (at - src_.tree_base);
+    parents_.insert(parents_.end(), parent, parent + parent_size);
+    const std::uint64_t left = geometry::left_len(len);
+    gather(first, left, at + parent_size, leaves);
+    gather(first + left, len - left, at + parent_size + g_.subtree_size(left, src_.outboard),
+           leaves);
+  }
+
+  void check(std::uint64_t base, std::uint64_t first, std::uint64_t len,
+             const std::uint8_t* expected, std::uint64_t at, std::size_t& next_parent) {
+    if (g_.is_leaf(len)) {
+      const std::uint8_t* cv = levels_.cv(first / k3::chunk_len, chunks_in(len));
+      if (std::memcmp(cv, expected, k3::out_len) != 0) {
+        fail(errc::hash_mismatch, src_.outboard ? base + first : at);
+      }
+      return;
+    }
+    const std::size_t index = next_parent++;
+    if (std::memcmp(parent_cvs_.data() + index * k3::out_len, expected, k3::out_len) != 0) {
+      fail(errc::hash_mismatch, at);
+    }
+    const auto* stored =
+        reinterpret_cast<const std::uint8_t*>(parents_.data()) + index * parent_size;
+    const std::uint64_t left = geometry::left_len(len);
+    check(base, first, left, stored, at + parent_size, next_parent);
+    check(base, first + left, len - left, stored + k3::out_len,
+          at + parent_size + g_.subtree_size(left, src_.outboard), next_parent);
+  }
+
+  // Whether from, which starts at byte base, holds bytes [at, at + n).
+  static bool holds(std::span<const std::byte> from, std::uint64_t base, std::uint64_t at,
+                    std::uint64_t n) {
+    return at >= base && at - base <= from.size() && n <= from.size() - (at - base);
+  }
+
+  static const std::byte* read(std::span<const std::byte> from, std::uint64_t base,
+                               std::uint64_t at, std::uint64_t n) {
+    if (!holds(from, base, at, n))
+      fail(errc::truncated, base + std::min<std::uint64_t>(at - base, from.size()));
+    return from.data() + (at - base);
+  }
+
+  const source& src_;
+  const geometry& g_;
+  std::uint64_t start_, end_, want_from_, want_to_;
+  std::vector<std::byte>& out_;
+  bool batches_;
+  std::uint64_t at_ = header_size;
+  // whole_subtree's rows: the stored parents, their chaining values, the nodes from the leaves.
+  std::vector<std::byte> parents_;
+  std::vector<std::uint8_t> parent_cvs_;
+  subtree_levels levels_;
+};
+
+}  // namespace fastblake::internal::bao

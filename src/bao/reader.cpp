@@ -1,0 +1,226 @@
+// The verifying reader: the path of nodes from the root to the position, each checked when it
+// was read, and the last subtree decoded, whose bytes read() hands out.
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <optional>
+#include <utility>
+
+#include "bao/decoder.hpp"
+
+namespace fastblake::bao {
+namespace {
+
+namespace ib = fastblake::internal::bao;
+
+// A subtree this size or smaller is read and checked at once, with the SIMD kernels.
+constexpr std::uint64_t batch_len = ib::subtree_levels::max_len;
+
+// A node on the path: input bytes [offset, offset + len), whose nodes start at byte `at` of the
+// encoding or outboard, with the chaining value its parent gave for it; once its own parent node
+// has been read and checked, its children's chaining values.
+struct path_node {
+  std::uint64_t offset;
+  std::uint64_t len;
+  std::uint64_t at;
+  ib::cv_bytes cv;
+  bool is_root;
+  bool children_read = false;
+  ib::cv_bytes left{};
+  ib::cv_bytes right{};
+
+  bool holds(std::uint64_t p) const noexcept { return p >= offset && p - offset < len; }
+};
+
+// As many bytes at `at` as the function gives, up to out.size(): fewer only at their end.
+std::size_t read_fully(const read_at_function& read, std::uint64_t at, std::span<std::byte> out) {
+  std::size_t got = 0;
+  while (got < out.size()) {
+    const std::size_t n = std::min(read(at + got, out.subspan(got)), out.size() - got);
+    if (n == 0) break;
+    got += n;
+  }
+  return got;
+}
+
+}  // namespace
+
+struct reader::state {
+  blake3::digest hash;
+  read_at_function tree;  // the combined encoding, or the outboard
+  read_at_function data;  // beside an outboard: the input
+  bool outboard;
+  unsigned group_log;
+  std::optional<ib::geometry> shape;
+  bool length_checked = false;
+  std::uint64_t position = 0;
+  std::vector<path_node> path;
+  // Checked input bytes [decoded_at, decoded_at + decoded.size()).
+  std::vector<std::byte> decoded;
+  std::uint64_t decoded_at = 0;
+  // A subtree's bytes as read, and its decoding before it replaces `decoded`.
+  std::vector<std::byte> region, data_region, scratch;
+  // A failure met after a read had checked bytes to return: the next read's, without reading
+  // again (a pipe cannot go back).
+  std::exception_ptr pending;
+  // The failure met right after `decoded`, which holds the bytes checked before it.
+  std::exception_ptr failure_after_decoded;
+
+  state(const blake3::digest& h, read_at_function t, read_at_function d, bool is_outboard,
+        unsigned group)
+      : hash(h), tree(std::move(t)), data(std::move(d)), outboard(is_outboard), group_log(group) {}
+
+  // The tree's shape from the header, read once (its length not yet trusted).
+  const ib::geometry& geometry() {
+    if (!shape) {
+      std::array<std::byte, header_size> header;
+      const std::size_t n = read_fully(tree, 0, header);
+      if (n < header.size()) ib::fail(errc::truncated, 0);
+      shape.emplace(ib::read_header(header.data()), group_log);
+    }
+    return *shape;
+  }
+
+  // Checks the subtree that holds input byte p (p < the length, or 0 for an empty input) and
+  // makes its bytes `decoded`: down the path from the deepest node that holds p, each parent
+  // read and checked once, to a leaf or a subtree of at most batch_len bytes.
+  void fill(std::uint64_t p) {
+    const ib::geometry& g = geometry();
+    if (path.empty()) {
+      path_node root{0, g.content_len, header_size, {}, true};
+      std::copy_n(hash.data(), root.cv.size(), root.cv.begin());
+      path.push_back(root);
+    }
+    while (path.size() > 1 && !path.back().holds(p)) path.pop_back();
+    for (;;) {
+      path_node& top = path.back();
+      if (g.is_leaf(top.len) || top.len <= batch_len) return decode(top);
+      if (!top.children_read) {
+        std::array<std::byte, parent_size> parent;
+        if (read_fully(tree, top.at, parent) < parent.size()) ib::fail(errc::truncated, top.at);
+        if (ib::parent_cv(parent.data(), top.is_root) != top.cv) {
+          ib::fail(errc::hash_mismatch, top.at);
+        }
+        std::memcpy(top.left.data(), parent.data(), top.left.size());
+        std::memcpy(top.right.data(), parent.data() + top.left.size(), top.right.size());
+        top.children_read = true;
+      }
+      const std::uint64_t left = ib::geometry::left_len(top.len);
+      const path_node child =
+          p - top.offset < left
+              ? path_node{top.offset, left, top.at + parent_size, top.left, false}
+              : path_node{top.offset + left, top.len - left,
+                          top.at + parent_size + g.subtree_size(left, outboard), top.right, false};
+      path.push_back(child);
+    }
+  }
+
+  void decode(const path_node& node) {
+    const ib::geometry& g = geometry();
+    region.resize(static_cast<std::size_t>(g.subtree_size(node.len, outboard)));
+    region.resize(read_fully(tree, node.at, region));
+    if (outboard) {
+      data_region.resize(static_cast<std::size_t>(node.len));
+      data_region.resize(read_fully(data, node.offset, data_region));
+    }
+    const ib::decoder::source source{.tree = region,
+                                     .data = data_region,
+                                     .outboard = outboard,
+                                     .slice = false,
+                                     .tree_base = node.at,
+                                     .data_base = node.offset};
+    const std::uint64_t end = node.offset + node.len;
+    failure_after_decoded = nullptr;
+    scratch.clear();
+    try {
+      ib::decoder(source, g, node.offset, end, node.offset, end, scratch)
+          .run_subtree(node.offset, node.len, node.at, node.cv, node.is_root);
+    } catch (const error&) {
+      // Node by node again, so that the leaves before the failing node are handed out first,
+      // as Bao's own decoder hands them out.
+      scratch.clear();
+      try {
+        ib::decoder(source, g, node.offset, end, node.offset, end, scratch, false)
+            .run_subtree(node.offset, node.len, node.at, node.cv, node.is_root);
+      } catch (const error&) {
+        failure_after_decoded = std::current_exception();
+      }
+      if (!failure_after_decoded) throw;
+    }
+    decoded.swap(scratch);
+    decoded_at = node.offset;
+    if (!failure_after_decoded && end == g.content_len) length_checked = true;
+  }
+
+  // Whether position is past the checked bytes of `decoded`, at the failure after them.
+  void throw_failure_at(std::uint64_t p) const {
+    if (failure_after_decoded && p >= decoded_at && p - decoded_at >= decoded.size()) {
+      std::rethrow_exception(failure_after_decoded);
+    }
+  }
+};
+
+reader::reader(const blake3::digest& hash, read_at_function encoded, unsigned group_log)
+    : state_(std::make_unique<state>(hash, std::move(encoded), nullptr, false, group_log)) {}
+
+reader::reader(const blake3::digest& hash, read_at_function outboard, read_at_function data,
+               unsigned group_log)
+    : state_(std::make_unique<state>(hash, std::move(outboard), std::move(data), true, group_log)) {
+}
+
+reader::reader(reader&&) noexcept = default;
+reader& reader::operator=(reader&&) noexcept = default;
+reader::~reader() = default;
+
+std::size_t reader::read(std::span<std::byte> out) {
+  state& s = *state_;
+  if (s.pending) std::rethrow_exception(std::exchange(s.pending, nullptr));
+  std::size_t done = 0;
+  try {
+    while (done < out.size()) {
+      if (s.position >= s.geometry().content_len) {
+        length();
+        break;
+      }
+      if (s.position < s.decoded_at || s.position - s.decoded_at >= s.decoded.size()) {
+        s.throw_failure_at(s.position);
+        s.fill(s.position);
+        s.throw_failure_at(s.position);
+      }
+      const auto from = static_cast<std::size_t>(s.position - s.decoded_at);
+      const std::size_t n = std::min(out.size() - done, s.decoded.size() - from);
+      std::copy_n(s.decoded.data() + from, n, out.data() + done);
+      done += n;
+      s.position += n;
+    }
+  } catch (...) {
+    // The bytes checked before the failure are the caller's; the next read throws.
+    if (done == 0) throw;
+    s.pending = std::current_exception();
+  }
+  return done;
+}
+
+void reader::seek(std::uint64_t position) noexcept {
+  state_->pending = nullptr;
+  state_->position = position;
+}
+
+std::uint64_t reader::position() const noexcept { return state_->position; }
+
+std::uint64_t reader::length() {
+  state& s = *state_;
+  const std::uint64_t len = s.geometry().content_len;
+  if (!s.length_checked) {
+    const std::uint64_t last = len == 0 ? 0 : len - 1;
+    s.fill(last);
+    s.throw_failure_at(last);
+    // (The last subtree failed before its last byte.)
+    if (!s.length_checked && s.failure_after_decoded) {
+      std::rethrow_exception(s.failure_after_decoded);
+    }
+  }
+  return len;
+}
+
+}  // namespace fastblake::bao

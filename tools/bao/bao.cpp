@@ -1,0 +1,491 @@
+// bao: Bao encodings made, decoded and sliced from the command line, as the Rust `bao` 0.13
+// tool does (its commands, arguments, standard streams, messages and exit statuses), with
+// chunk groups (--group) besides. docs/bao.md describes it.
+#include "run.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <fastblake/bao.hpp>
+#include <fastblake/blake3.hpp>
+#include <fastblake/config.hpp>
+#include <fastblake/file.hpp>
+
+#include "../common/io.hpp"
+#include "../common/run.hpp"
+
+namespace bao_tool {
+namespace {
+
+namespace b3 = fastblake::blake3;
+namespace bao = fastblake::bao;
+
+// The Rust tool's version, whose command line this one takes.
+constexpr std::string_view compatible_version = "0.13.1";
+
+constexpr std::string_view usage_text =
+    "Usage: bao hash [<inputs>...]\n"
+    "       bao encode <input> (<output> | --outboard=<file>) [--group=<k>]\n"
+    "       bao decode <hash> [<input>] [<output>] [--outboard=<file>] [--start=<offset>] "
+    "[--count=<count>] [--group=<k>]\n"
+    "       bao slice <start> <count> [<input>] [<output>] [--outboard=<file>] [--group=<k>]\n"
+    "       bao decode-slice <hash> <start> <count> [<input>] [<output>] [--group=<k>]\n"
+    "       bao (--help | --version)\n";
+
+constexpr std::string_view help_body =
+    "\n"
+    "Bao encodings: an input with its BLAKE3 tree's parent nodes, so that any part of it can be\n"
+    "checked against the 32-byte hash alone.\n"
+    "\n"
+    "Commands:\n"
+    "  hash          the BLAKE3 hash of each input (of standard input without one)\n"
+    "  encode        the combined encoding of <input> into <output>, a file; or the outboard\n"
+    "                encoding (the parents alone) into --outboard's file\n"
+    "  decode        the input an encoding holds, each byte checked before it is written\n"
+    "  slice         the part of an encoding that a reader of <count> bytes from <start> needs\n"
+    "  decode-slice  the bytes such a slice holds, checked\n"
+    "A name of - or none is standard input or output.\n"
+    "\n"
+    "Options:\n"
+    "      --outboard=<file>  the outboard encoding, beside <input> (the original): written by\n"
+    "                         encode, read by decode and slice\n"
+    "      --start=<offset>   decode from this offset of the input on (<input> must be a file)\n"
+    "      --count=<count>    decode at most this many bytes\n"
+    "      --group=<k>        leaves of 2^k chunks (iroh's chunk groups; 0, Bao's own, by\n"
+    "                         default): decoding and slicing need the k of the encoding\n"
+    "      --help             print this help\n"
+    "      --version          print the version\n"
+    "\n"
+    "Exit status: 0, or 1 on any error (a node that does not match the hash, a truncated\n"
+    "encoding, an input or output that fails, a wrong command line).\n";
+
+void to_stderr(std::string_view text) { tools::write_all(STDERR_FILENO, text); }
+
+[[noreturn]] void fatal(const std::string& message) {
+  to_stderr("Error: " + message + "\n");
+  tools::finish(1);
+}
+
+[[noreturn]] void usage_error() {
+  to_stderr("Invalid arguments.\n\n" + std::string(usage_text));
+  tools::finish(1);
+}
+
+// An OS error as Rust's std::io::Error prints one.
+std::string os_error(int error) {
+  return std::string(std::strerror(error)) + " (os error " + std::to_string(error) + ")";
+}
+
+// Any failure's message, as the Rust tool prints the same one.
+std::string message_of(const std::exception& e) {
+  if (const auto* b = dynamic_cast<const bao::error*>(&e)) {
+    // (The Rust tool's decoders meet a short input in read_exact, whose words these are.)
+    return b->code() == bao::errc::hash_mismatch ? "hash mismatch" : "failed to fill whole buffer";
+  }
+  if (const auto* s = dynamic_cast<const std::system_error*>(&e)) {
+    const std::error_category& c = s->code().category();
+    if (c == std::generic_category() || c == std::system_category()) {
+      return os_error(s->code().value());
+    }
+    return s->code().message();
+  }
+  return e.what();
+}
+
+struct arguments {
+  std::string command;
+  std::vector<std::string> positional;
+  std::optional<std::string> outboard, start, count, group;
+};
+
+// docopt's way, as the Rust tool parses: options anywhere, --name=value or --name value,
+// "--" ends them, "-" is a name (standard input or output).
+arguments parse(int argc, char** argv) {
+  arguments a;
+  bool help = false, version = false, options_done = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (options_done || arg == "-" || !arg.starts_with("--")) {
+      if (!options_done && arg.size() > 1 && arg[0] == '-') usage_error();
+      (a.command.empty() ? a.command : a.positional.emplace_back()) = arg;
+      continue;
+    }
+    if (arg == "--") {
+      options_done = true;
+      continue;
+    }
+    if (arg == "--help") {
+      help = true;
+      continue;
+    }
+    if (arg == "--version") {
+      version = true;
+      continue;
+    }
+    const std::size_t eq = arg.find('=');
+    const std::string_view name = arg.substr(2, eq == std::string_view::npos ? eq : eq - 2);
+    std::optional<std::string>* slot = name == "outboard" ? &a.outboard
+                                       : name == "start"  ? &a.start
+                                       : name == "count"  ? &a.count
+                                       : name == "group"  ? &a.group
+                                                          : nullptr;
+    if (slot == nullptr || slot->has_value()) usage_error();
+    if (eq != std::string_view::npos) {
+      *slot = std::string(arg.substr(eq + 1));
+    } else if (i + 1 < argc) {
+      *slot = argv[++i];
+    } else {
+      usage_error();
+    }
+  }
+  if (help) {
+    tools::write_all(STDOUT_FILENO, std::string(usage_text) + std::string(help_body));
+    tools::finish(0);
+  }
+  if (version) {
+    tools::write_all(STDOUT_FILENO, std::string(compatible_version) + " (fastblake " +
+                                        FASTBLAKE_VERSION_STRING + ")\n");
+    tools::finish(0);
+  }
+  return a;
+}
+
+std::uint64_t number(const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (begin == end || ec != std::errc() || ptr != end) usage_error();
+  return value;
+}
+
+unsigned group_of(const arguments& a) {
+  if (!a.group) return 0;
+  const std::uint64_t k = number(*a.group);
+  if (k > bao::max_group_log) fatal("--group takes 0 to 32 (chunk groups of 2^k chunks)");
+  return static_cast<unsigned>(k);
+}
+
+b3::digest parse_hash(const std::string& hex) {
+  if (hex.size() % 2 != 0) fatal("Odd number of digits");
+  for (std::size_t i = 0; i < hex.size(); ++i) {
+    if (std::isxdigit(static_cast<unsigned char>(hex[i])) == 0) {
+      fatal(std::string("Invalid character '") + hex[i] + "' at position " + std::to_string(i));
+    }
+  }
+  const auto digest = b3::digest::from_hex(hex);
+  if (hex.size() != 2 * b3::digest::size() || !digest) fatal("wrong length hash");
+  return *digest;
+}
+
+// An input or output: standard input or output (no name, or -), or a file.
+struct stream {
+  int fd = -1;
+  bool owned = false;
+
+  stream() = default;
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+  ~stream() {
+    if (owned) ::close(fd);
+  }
+  bool is_standard() const { return !owned; }
+};
+
+bool names_standard(const std::string* path) { return path == nullptr || *path == "-"; }
+
+void open_input(stream& s, const std::string* path) {
+  if (names_standard(path)) {
+    s.fd = STDIN_FILENO;
+    return;
+  }
+  s.fd = tools::open_above_standard(path->c_str(), O_RDONLY | O_CLOEXEC);
+  if (s.fd < 0) fatal(os_error(errno));
+  s.owned = true;
+}
+
+void open_output(stream& s, const std::string* path) {
+  if (names_standard(path)) {
+    s.fd = STDOUT_FILENO;
+    return;
+  }
+  s.fd = tools::open_above_standard(path->c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC);
+  if (s.fd < 0) fatal(os_error(errno));
+  s.owned = true;
+}
+
+const std::string* nth(const std::vector<std::string>& v, std::size_t i) {
+  return i < v.size() ? &v[i] : nullptr;
+}
+
+// A stream read in order only (a pipe): the reader and the slice decoder read an encoding from
+// its start to its end without going back; a request behind what was read is refused.
+class in_order {
+ public:
+  explicit in_order(int fd) : fd_(fd) {}
+
+  std::size_t operator()(std::uint64_t offset, std::span<std::byte> out) {
+    if (offset < at_) fatal("input must be a real file");
+    std::byte skip[4096];
+    while (at_ < offset) {
+      const auto n = read_some(std::span(skip, std::min<std::uint64_t>(sizeof skip, offset - at_)));
+      if (n == 0) return 0;
+    }
+    std::size_t got = 0;
+    while (got < out.size()) {
+      const std::size_t n = read_some(out.subspan(got));
+      if (n == 0) break;
+      got += n;
+    }
+    return got;
+  }
+
+ private:
+  std::size_t read_some(std::span<std::byte> into) {
+    for (;;) {
+      const ssize_t n = ::read(fd_, into.data(), into.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::system_error(errno, std::generic_category(), "read");
+      at_ += static_cast<std::uint64_t>(n);
+      return static_cast<std::size_t>(n);
+    }
+  }
+
+  int fd_;
+  std::uint64_t at_ = 0;
+};
+
+bao::read_at_function source_of(const stream& s) {
+  if (s.is_standard()) return in_order(s.fd);
+  return bao::read_from_fd(s.fd);
+}
+
+// Writes to out; false where the reader went away (a closed pipe), which ends decoding quietly.
+bool write_out(int fd, std::span<const std::byte> bytes) {
+  if (tools::write_all(
+          fd, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
+    return true;
+  }
+  if (errno == EPIPE) return false;
+  fatal(os_error(errno));
+}
+
+int hash(const arguments& a) {
+  if (a.outboard || a.start || a.count || a.group) usage_error();
+  auto hash_one = [](const std::string* path) {
+    stream in;
+    if (names_standard(path)) {
+      in.fd = STDIN_FILENO;
+    } else {
+      in.fd = tools::open_above_standard(path->c_str(), O_RDONLY | O_CLOEXEC);
+      if (in.fd < 0) throw std::system_error(errno, std::generic_category());
+      in.owned = true;
+    }
+    b3::hasher h;
+    std::error_code ec;
+    b3::update_from_fd(h, in.fd, {}, ec);
+    if (ec) throw std::system_error(ec);
+    return h.finalize();
+  };
+  tools::output out(STDOUT_FILENO);
+  int status = 0;
+  if (a.positional.empty()) {
+    try {
+      out.write(hash_one(nullptr).to_hex() + "\n");
+    } catch (const std::exception& e) {
+      out.flush();
+      fatal(message_of(e));
+    }
+  }
+  for (const std::string& name : a.positional) {
+    // As the Rust tool: each input's error on standard output, and on to the next.
+    try {
+      const std::string hex = hash_one(&name).to_hex();
+      out.write(a.positional.size() > 1 ? hex + "  " + name + "\n" : hex + "\n");
+    } catch (const std::exception& e) {
+      out.write("bao: " + name + ": " + message_of(e) + "\n");
+      status = 1;
+    }
+  }
+  if (!out.flush()) fatal(os_error(out.error()));
+  return status;
+}
+
+// Standard input, or anything else that is no regular file, copied into an unnamed temporary
+// file first: the encoder reads its input in pieces, and needs its length before it starts.
+void make_readable_at(stream& in) {
+  struct stat st {};
+  if (::fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode)) return;
+  const char* dir = std::getenv("TMPDIR");
+  int spool =
+      ::open(dir != nullptr && *dir != '\0' ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (spool < 0) fatal(os_error(errno));
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    const ssize_t n = ::read(in.fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fatal(os_error(errno));
+    if (n == 0) break;
+    if (!tools::write_all(spool, std::string_view(buffer.data(), static_cast<std::size_t>(n)))) {
+      fatal(os_error(errno));
+    }
+  }
+  if (in.owned) ::close(in.fd);
+  in.fd = spool;
+  in.owned = true;
+}
+
+int encode(const arguments& a) {
+  if (a.start || a.count || a.positional.size() != (a.outboard ? 1u : 2u)) usage_error();
+  const unsigned k = group_of(a);
+  stream in, out;
+  open_input(in, &a.positional[0]);
+  const std::string* out_path = a.outboard ? &*a.outboard : &a.positional[1];
+  if (names_standard(out_path)) fatal("output must be a real file");
+  open_output(out, out_path);
+  make_readable_at(in);
+  struct stat st {};
+  if (::fstat(in.fd, &st) != 0) fatal(os_error(errno));
+  const auto len = static_cast<std::uint64_t>(st.st_size);
+  try {
+    if (a.outboard) {
+      bao::encode_outboard(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), k);
+    } else {
+      bao::encode(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), k);
+    }
+  } catch (const bao::error& e) {
+    fatal("the input ended at byte " + std::to_string(e.offset()) + ", before its length " +
+          std::to_string(len) + " when encoding began");
+  } catch (const std::exception& e) {
+    fatal(message_of(e));
+  }
+  return 0;
+}
+
+// Copies what the reader gives to out, up to limit bytes; a failure after some bytes were
+// written ends it there, with those bytes out.
+int copy_checked(bao::reader& r, int out, std::uint64_t limit) {
+  std::vector<std::byte> buffer(1 << 20);
+  try {
+    while (limit > 0) {
+      const std::size_t n = r.read(std::span(buffer).first(
+          static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), limit))));
+      if (n == 0) break;
+      if (!write_out(out, std::span(buffer).first(n))) return 0;
+      limit -= n;
+    }
+  } catch (const std::exception& e) {
+    fatal(message_of(e));
+  }
+  return 0;
+}
+
+int decode(const arguments& a) {
+  if (a.positional.empty() || a.positional.size() > 3) usage_error();
+  const unsigned k = group_of(a);
+  const std::uint64_t start = a.start ? number(*a.start) : 0;
+  const std::uint64_t limit = a.count ? number(*a.count) : ~std::uint64_t{0};
+  const b3::digest hash = parse_hash(a.positional[0]);
+  stream in, outboard, out;
+  open_input(in, nth(a.positional, 1));
+  open_output(out, nth(a.positional, 2));
+  if (a.outboard) open_input(outboard, &*a.outboard);
+  if (a.start && (in.is_standard() || (a.outboard && outboard.is_standard()))) {
+    fatal("input must be a real file");
+  }
+  bao::reader r = a.outboard ? bao::reader(hash, source_of(outboard), source_of(in), k)
+                             : bao::reader(hash, source_of(in), k);
+  r.seek(start);
+  return copy_checked(r, out.fd, limit);
+}
+
+int slice(const arguments& a) {
+  if (a.positional.size() < 2 || a.positional.size() > 4) usage_error();
+  const unsigned k = group_of(a);
+  const std::uint64_t start = number(a.positional[0]);
+  const std::uint64_t count = number(a.positional[1]);
+  stream in, outboard, out;
+  open_input(in, nth(a.positional, 2));
+  open_output(out, nth(a.positional, 3));
+  if (a.outboard) open_input(outboard, &*a.outboard);
+  if (in.is_standard() || (a.outboard && outboard.is_standard())) {
+    fatal("input must be a real file");
+  }
+  std::vector<std::byte> bytes;
+  try {
+    bytes = a.outboard ? bao::extract_slice_outboard(bao::read_from_fd(outboard.fd),
+                                                     bao::read_from_fd(in.fd), start, count, k)
+                       : bao::extract_slice(bao::read_from_fd(in.fd), start, count, k);
+  } catch (const std::exception& e) {
+    fatal(message_of(e));
+  }
+  if (!tools::write_all(
+          out.fd, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
+    fatal(os_error(errno));
+  }
+  return 0;
+}
+
+int decode_slice(const arguments& a) {
+  if (a.outboard || a.start || a.count || a.positional.size() < 3 || a.positional.size() > 5) {
+    usage_error();
+  }
+  const unsigned k = group_of(a);
+  const b3::digest hash = parse_hash(a.positional[0]);
+  const std::uint64_t start = number(a.positional[1]);
+  const std::uint64_t count = number(a.positional[2]);
+  stream in, out;
+  open_input(in, nth(a.positional, 3));
+  open_output(out, nth(a.positional, 4));
+  std::vector<std::byte> slice_bytes, buffer(1 << 20);
+  in_order from(in.fd);
+  try {
+    for (std::size_t n; (n = from(slice_bytes.size(), buffer)) != 0;) {
+      slice_bytes.insert(slice_bytes.end(), buffer.begin(),
+                         buffer.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    const std::vector<std::byte> bytes = bao::decode_slice(hash, slice_bytes, start, count, k);
+    write_out(out.fd, bytes);
+  } catch (const std::exception& e) {
+    fatal(message_of(e));
+  }
+  return 0;
+}
+
+int run_unguarded(int argc, char** argv) {
+  tools::fill_closed_standard_descriptors();
+  const arguments a = parse(argc, argv);
+  if (a.command == "hash") return hash(a);
+  if (a.command == "encode") return encode(a);
+  if (a.command == "decode") return decode(a);
+  if (a.command == "slice") return slice(a);
+  if (a.command == "decode-slice") return decode_slice(a);
+  usage_error();
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  try {
+    return run_unguarded(argc, argv);
+  } catch (const tools::exit_status& e) {
+    return e.code;
+  } catch (const std::bad_alloc&) {
+    tools::write_all(STDERR_FILENO, "Error: Cannot allocate memory (os error 12)\n");
+    return 1;
+  }
+}
+
+}  // namespace bao_tool
