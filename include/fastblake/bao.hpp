@@ -28,6 +28,7 @@
 
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
+#include <fastblake/thread_pool.hpp>
 
 namespace fastblake::bao {
 
@@ -117,6 +118,15 @@ FASTBLAKE_API blake3::digest encode(std::uint64_t content_len, const read_at_fun
 FASTBLAKE_API blake3::digest encode_outboard(std::uint64_t content_len,
                                              const read_at_function& input,
                                              const write_at_function& out, unsigned group_log = 0);
+/// The same on the pool's threads, pieces at once (memory: the pieces' on each thread): input
+/// and out are then called from several threads at once (read_from_fd and write_to_fd may be).
+FASTBLAKE_API blake3::digest encode(std::uint64_t content_len, const read_at_function& input,
+                                    const write_at_function& out, thread_pool& pool,
+                                    unsigned group_log = 0);
+FASTBLAKE_API blake3::digest encode_outboard(std::uint64_t content_len,
+                                             const read_at_function& input,
+                                             const write_at_function& out, thread_pool& pool,
+                                             unsigned group_log = 0);
 
 /// The input a combined encoding holds, checked against hash. Bytes after the encoding's end
 /// are ignored, as every Bao decoder ignores them.

@@ -1,6 +1,8 @@
 // Bao encodings (combined and outboard) of an input in memory, and slices cut from them.
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 
@@ -79,36 +81,31 @@ class encoder {
 };
 
 // The same from an input read piece by piece and into an output written piece by piece: each
-// subtree of at most piece_len bytes is read, encoded in memory and written at its place, and
-// the parents above them written one by one; memory stays at about twice piece_len.
+// subtree of at most piece_len bytes is read, encoded in memory and written at its place, the
+// two halves above them on two threads of the pool where there is one, and the parents above
+// the pieces written one by one. Memory stays at about twice piece_len a thread.
 class piece_encoder {
  public:
   static constexpr std::uint64_t piece_len = std::uint64_t{4} << 20;
 
   piece_encoder(const fastblake::bao::read_at_function& input,
-                const fastblake::bao::write_at_function& output, const geometry& g, bool outboard)
-      : input_(input), output_(output), g_(g), outboard_(outboard) {}
+                const fastblake::bao::write_at_function& output, const geometry& g, bool outboard,
+                fastblake::thread_pool* pool)
+      : input_(input), output_(output), g_(g), outboard_(outboard), pool_(pool) {}
 
   cv_bytes subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
-    if (len <= std::max(piece_len, g_.group_len)) {
-      data_.resize(static_cast<std::size_t>(len));
-      std::size_t got = 0;
-      while (got < len) {
-        const std::size_t n =
-            std::min(input_(offset + got, std::span(data_).subspan(got)), data_.size() - got);
-        if (n == 0) fail(errc::truncated, offset + got);
-        got += n;
-      }
-      out_.resize(static_cast<std::size_t>(g_.subtree_size(len, outboard_)));
-      const cv_bytes cv =
-          encoder(data_, g_, outboard_, out_.data(), offset, at).subtree(offset, len, at, is_root);
-      if (!out_.empty()) output_(at, out_);
-      return cv;
-    }
+    if (len <= std::max(piece_len, g_.group_len)) return piece(offset, len, at, is_root);
     const std::uint64_t left = geometry::left_len(len);
-    const cv_bytes l = subtree(offset, left, at + parent_size, false);
-    const cv_bytes r = subtree(offset + left, len - left,
-                               at + parent_size + g_.subtree_size(left, outboard_), false);
+    const std::uint64_t right_at = at + parent_size + g_.subtree_size(left, outboard_);
+    cv_bytes l, r;
+    auto left_half = [&] { l = subtree(offset, left, at + parent_size, false); };
+    auto right_half = [&] { r = subtree(offset + left, len - left, right_at, false); };
+    if (pool_ != nullptr) {
+      pool_->join(left_half, right_half);
+    } else {
+      left_half();
+      right_half();
+    }
     std::array<std::byte, parent_size> parent;
     std::memcpy(parent.data(), l.data(), l.size());
     std::memcpy(parent.data() + l.size(), r.data(), r.size());
@@ -117,23 +114,62 @@ class piece_encoder {
   }
 
  private:
+  // A piece's input and encoding, kept for the next piece on any thread.
+  struct buffers {
+    std::vector<std::byte> data, out;
+  };
+
+  cv_bytes piece(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
+    std::unique_ptr<buffers> b = take();
+    b->data.resize(static_cast<std::size_t>(len));
+    std::size_t got = 0;
+    while (got < len) {
+      const std::size_t n =
+          std::min(input_(offset + got, std::span(b->data).subspan(got)), b->data.size() - got);
+      if (n == 0) fail(errc::truncated, offset + got);
+      got += n;
+    }
+    b->out.resize(static_cast<std::size_t>(g_.subtree_size(len, outboard_)));
+    const cv_bytes cv = encoder(b->data, g_, outboard_, b->out.data(), offset, at)
+                            .subtree(offset, len, at, is_root);
+    if (!b->out.empty()) output_(at, b->out);
+    give_back(std::move(b));
+    return cv;
+  }
+
+  std::unique_ptr<buffers> take() {
+    const std::lock_guard lock(mutex_);
+    if (free_.empty()) return std::make_unique<buffers>();
+    std::unique_ptr<buffers> b = std::move(free_.back());
+    free_.pop_back();
+    return b;
+  }
+
+  void give_back(std::unique_ptr<buffers> b) {
+    const std::lock_guard lock(mutex_);
+    free_.push_back(std::move(b));
+  }
+
   const fastblake::bao::read_at_function& input_;
   const fastblake::bao::write_at_function& output_;
   const geometry& g_;
   bool outboard_;
-  std::vector<std::byte> data_, out_;
+  fastblake::thread_pool* pool_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<buffers>> free_;
 };
 
 fastblake::blake3::digest encode_pieces(std::uint64_t content_len,
                                         const fastblake::bao::read_at_function& input,
                                         const fastblake::bao::write_at_function& output,
-                                        unsigned group_log, bool outboard) {
+                                        unsigned group_log, bool outboard,
+                                        fastblake::thread_pool* pool) {
   const geometry g(content_len, group_log);
   std::array<std::byte, header_size> header;
   write_header(content_len, header.data());
   output(0, header);
   return fastblake::blake3::digest(
-      piece_encoder(input, output, g, outboard).subtree(0, content_len, header_size, true));
+      piece_encoder(input, output, g, outboard, pool).subtree(0, content_len, header_size, true));
 }
 
 fastblake::blake3::digest encode_into(std::span<const std::byte> input, std::span<std::byte> out,
@@ -264,12 +300,23 @@ blake3::digest encode_outboard(std::span<const std::byte> input, std::span<std::
 
 blake3::digest encode(std::uint64_t content_len, const read_at_function& input,
                       const write_at_function& out, unsigned group_log) {
-  return internal::bao::encode_pieces(content_len, input, out, group_log, false);
+  return internal::bao::encode_pieces(content_len, input, out, group_log, false, nullptr);
 }
 
 blake3::digest encode_outboard(std::uint64_t content_len, const read_at_function& input,
                                const write_at_function& out, unsigned group_log) {
-  return internal::bao::encode_pieces(content_len, input, out, group_log, true);
+  return internal::bao::encode_pieces(content_len, input, out, group_log, true, nullptr);
+}
+
+blake3::digest encode(std::uint64_t content_len, const read_at_function& input,
+                      const write_at_function& out, thread_pool& pool, unsigned group_log) {
+  return internal::bao::encode_pieces(content_len, input, out, group_log, false, &pool);
+}
+
+blake3::digest encode_outboard(std::uint64_t content_len, const read_at_function& input,
+                               const write_at_function& out, thread_pool& pool,
+                               unsigned group_log) {
+  return internal::bao::encode_pieces(content_len, input, out, group_log, true, &pool);
 }
 
 std::vector<std::byte> extract_slice(std::span<const std::byte> encoded, std::uint64_t start,

@@ -583,6 +583,7 @@ TEST(BaoReader, StopsAtTheFirstBadNodeWithTheBytesBeforeIt) {
 
 TEST(BaoEncodePieces, WritesWhatEncodeMakesEachByteOnce) {
   random_source rng(test_seed() + 95);
+  thread_pool pool(3);
   const auto random = rng.bytes((9u << 20) + 1025);
   for (std::size_t len : streaming_lengths()) {
     const std::span<const std::byte> input(random.data(), len);
@@ -602,6 +603,15 @@ TEST(BaoEncodePieces, WritesWhatEncodeMakesEachByteOnce) {
         const b3::digest hash = outboard ? bao::encode_outboard(len, bao::read_from(input), out, k)
                                          : bao::encode(len, bao::read_from(input), out, k);
         EXPECT_EQ(hash, want.hash);
+        EXPECT_EQ(got, want.bytes);
+        EXPECT_TRUE(std::all_of(written.begin(), written.end(), [](int n) { return n == 1; }));
+        // On threads: each piece written by whichever thread made it, once.
+        std::fill(got.begin(), got.end(), std::byte{0xee});
+        std::fill(written.begin(), written.end(), 0);
+        const b3::digest on_pool =
+            outboard ? bao::encode_outboard(len, bao::read_from(input), out, pool, k)
+                     : bao::encode(len, bao::read_from(input), out, pool, k);
+        EXPECT_EQ(on_pool, want.hash);
         EXPECT_EQ(got, want.bytes);
         EXPECT_TRUE(std::all_of(written.begin(), written.end(), [](int n) { return n == 1; }));
       }

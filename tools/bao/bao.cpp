@@ -360,10 +360,11 @@ int encode(const arguments& a) {
   if (::fstat(in.fd, &st) != 0) fatal(os_error(errno));
   const auto len = static_cast<std::uint64_t>(st.st_size);
   try {
+    fastblake::thread_pool& pool = fastblake::thread_pool::default_pool();
     if (a.outboard) {
-      bao::encode_outboard(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), k);
+      bao::encode_outboard(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), pool, k);
     } else {
-      bao::encode(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), k);
+      bao::encode(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), pool, k);
     }
   } catch (const bao::error& e) {
     fatal("the input ended at byte " + std::to_string(e.offset()) + ", before its length " +
