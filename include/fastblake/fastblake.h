@@ -357,6 +357,56 @@ FASTBLAKE_API int fastblake_bao_decode_slice(const uint8_t hash[32], const void*
                                              unsigned group_log, uint8_t* out, size_t out_capacity,
                                              size_t* out_len, uint64_t* error_offset);
 
+/** Where a reader or encoder reads: up to len bytes at offset into buf. Returns how many it
+ * read, fewer than len only at the end of its bytes; or -1 with errno set, which the call
+ * that was reading then returns. */
+typedef long long (*fastblake_bao_read_fn)(void* context, uint64_t offset, void* buf, size_t len);
+
+/** A verifying reader (bao::reader): read() hands out only bytes that, with every node above
+ * them, have been checked against the hash; seek() moves anywhere. Memory stays about 1 MiB. */
+typedef struct fastblake_bao_reader fastblake_bao_reader;
+
+/** A reader of a combined encoding (data NULL) or of an outboard encoding (tree) and the input
+ * it describes (data), each read through its function with its context. Sets *reader. Returns
+ * 0; EINVAL for a group_log above 32 or a tree function that is NULL; ENOMEM. */
+FASTBLAKE_API int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao_read_fn tree,
+                                           void* tree_context, fastblake_bao_read_fn data,
+                                           void* data_context, unsigned group_log,
+                                           fastblake_bao_reader** reader);
+#if defined(__unix__) || defined(__APPLE__)
+/** The same over open file descriptors, read with pread(2): data_fd -1 for a combined
+ * encoding. They must stay open while the reader lives. */
+FASTBLAKE_API int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd,
+                                            unsigned group_log, fastblake_bao_reader** reader);
+#endif
+FASTBLAKE_API void fastblake_bao_reader_free(fastblake_bao_reader* reader);
+
+/** Checked bytes from the position into out (up to capacity), their count to *out_len (0 at
+ * the end); the position moves past them. Returns 0; FASTBLAKE_EBAO_MISMATCH or
+ * FASTBLAKE_EBAO_TRUNCATED with the failing node's offset in *error_offset (where not NULL);
+ * or what a read function's errno said. A failure met after some bytes were checked returns
+ * those (and 0); the next call returns the failure. */
+FASTBLAKE_API int fastblake_bao_reader_read(fastblake_bao_reader* reader, void* out,
+                                            size_t capacity, size_t* out_len,
+                                            uint64_t* error_offset);
+/** Moves the position to any offset, past the end included. */
+FASTBLAKE_API void fastblake_bao_reader_seek(fastblake_bao_reader* reader, uint64_t position);
+FASTBLAKE_API uint64_t fastblake_bao_reader_position(const fastblake_bao_reader* reader);
+/** The input's length, checked (the path to its last leaf is read and checked once). Returns
+ * as fastblake_bao_reader_read. */
+FASTBLAKE_API int fastblake_bao_reader_length(fastblake_bao_reader* reader, uint64_t* length,
+                                              uint64_t* error_offset);
+
+#if defined(__unix__) || defined(__APPLE__)
+/** Encodes content_len bytes of input_fd into out_fd (pread and pwrite; out_fd must be
+ * seekable) in the format, in pieces of 4 MiB on the default pool's threads, in bounded memory;
+ * writes the root hash. Returns 0; EINVAL; FASTBLAKE_EBAO_TRUNCATED with the input's offset in
+ * *error_offset where the input ends before content_len; an I/O error's errno. */
+FASTBLAKE_API int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format,
+                                          unsigned group_log, int out_fd, uint8_t hash[32],
+                                          uint64_t* error_offset);
+#endif
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

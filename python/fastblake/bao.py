@@ -1,6 +1,8 @@
 """Bao, verified streaming over BLAKE3's tree: encodings that let a reader holding only the
 32-byte hash check any part of the data, byte for byte the Rust ``bao`` crate's format, with
 iroh's chunk groups (``group_log``). See docs/bao.md and the compiled module's docstrings."""
+import io
+
 from ._fastblake import bao as _bao
 
 DecodeError = _bao.DecodeError
@@ -15,6 +17,59 @@ extract_slice = _bao.extract_slice
 extract_slice_outboard = _bao.extract_slice_outboard
 decode_slice = _bao.decode_slice
 
-__all__ = ["DecodeError", "MAX_GROUP_LOG", "encode", "encode_outboard", "encoded_size",
-           "outboard_size", "decode", "decode_outboard", "extract_slice",
+
+class Decoder(io.RawIOBase):
+    """The data a Bao encoding holds, as a binary file: every byte read() or readinto() hands
+    out has been checked, with every node above it, against the hash; seek() moves anywhere
+    (the next read checks the path to the new position only), SEEK_END from the checked length.
+    ``encoded`` is a combined encoding, or, with ``data``, an outboard encoding and the data it
+    describes: each a bytes-like object (kept while the decoder lives) or a binary file with
+    seek() and readinto() (read in place, never closed here). A node that fails raises
+    DecodeError, after the checked bytes before it were returned. Memory stays about 1 MiB
+    whatever the size."""
+
+    def __init__(self, hash, encoded, data=None, *, group_log=0):
+        super().__init__()
+        self._reader = _bao.Reader(hash, encoded, data, group_log=group_log)
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def readinto(self, buffer):
+        self._check_open()
+        return self._reader.readinto(buffer)
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self._check_open()
+        if whence == io.SEEK_SET:
+            position = offset
+        elif whence == io.SEEK_CUR:
+            position = self._reader.tell() + offset
+        elif whence == io.SEEK_END:
+            position = self._reader.length() + offset
+        else:
+            raise ValueError(f"invalid whence ({whence}, should be 0, 1 or 2)")
+        if position < 0:
+            raise ValueError(f"negative seek position {position}")
+        return self._reader.seek(position)
+
+    def tell(self):
+        self._check_open()
+        return self._reader.tell()
+
+    def length(self):
+        """The data's length, checked: the path to its last chunk is read and checked first."""
+        self._check_open()
+        return self._reader.length()
+
+    def _check_open(self):
+        if self.closed:
+            raise ValueError("I/O operation on closed file.")
+
+
+__all__ = ["DecodeError", "Decoder", "MAX_GROUP_LOG", "encode", "encode_outboard",
+           "encoded_size", "outboard_size", "decode", "decode_outboard", "extract_slice",
            "extract_slice_outboard", "decode_slice"]

@@ -4,6 +4,8 @@
 #include <fastblake/bao.hpp>
 
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,27 +36,11 @@ ref bytes_of(const std::vector<std::byte>& v) {
                                              static_cast<Py_ssize_t>(v.size())));
 }
 
-// f() with the GIL released; a bao::error becomes DecodeError(message, offset, reason), its
-// offset and reason also as attributes.
-template <class F>
-std::vector<std::byte> checked(F&& f) {
-  std::vector<std::byte> out;
-  std::string message;
-  std::uint64_t offset = 0;
-  bool failed = false;
-  bao::errc reason{};
-  {
-    gil_released unlocked;
-    try {
-      out = f();
-    } catch (const bao::error& e) {
-      failed = true;
-      offset = e.offset();
-      reason = static_cast<bao::errc>(e.code().value());
-      message = e.code().message() + " (at byte " + std::to_string(offset) + ")";
-    }
-  }
-  if (!failed) return out;
+// Raises DecodeError(message, offset, reason) for e, its offset and reason also as
+// attributes. The GIL must be held.
+[[noreturn]] void raise_decode_error(bao::errc reason, std::uint64_t offset) {
+  const std::string message =
+      bao::make_error_code(reason).message() + " (at byte " + std::to_string(offset) + ")";
   const char* why = reason == bao::errc::hash_mismatch ? "hash_mismatch" : "truncated";
   const ref error = ref::take(PyObject_CallFunction(decode_error, "s", message.c_str()));
   const ref at = ref::take(PyLong_FromUnsignedLongLong(offset));
@@ -65,6 +51,25 @@ std::vector<std::byte> checked(F&& f) {
   }
   PyErr_SetObject(decode_error, error.get());
   throw python_error_set{};
+}
+
+// f() with the GIL released; a bao::error becomes DecodeError.
+template <class F>
+std::vector<std::byte> checked(F&& f) {
+  std::vector<std::byte> out;
+  std::uint64_t offset = 0;
+  std::optional<bao::errc> reason;
+  {
+    gil_released unlocked;
+    try {
+      out = f();
+    } catch (const bao::error& e) {
+      offset = e.offset();
+      reason = static_cast<bao::errc>(e.code().value());
+    }
+  }
+  if (reason) raise_decode_error(*reason, offset);
+  return out;
 }
 
 constexpr const char* encode_names[] = {"data", "group_log"};
@@ -217,6 +222,169 @@ PyObject* decode_slice(PyObject*, PyObject* const* args, Py_ssize_t nargs,
   });
 }
 
+// -- The reader (fastblake.bao.Decoder's engine) -----------------------------------------------
+
+// Thrown through the library from a read function whose Python call raised: the error is kept
+// in the reader's state, and set again when this reaches Python.
+struct python_call_failed {};
+
+// bao::reader over Python sources: each a buffer (held for the reader's life) or a binary file
+// object (seek() and readinto(), called with the GIL, which the reader's methods never release:
+// it also serializes their use from several threads).
+struct py_reader {
+  struct source {
+    std::unique_ptr<input_buffer> buffer;
+    ref file;
+  };
+  source tree, data;
+  ref saved_type, saved_value, saved_traceback;
+  std::optional<bao::reader> reader;
+
+  bao::read_at_function read_function(source& s) {
+    if (s.buffer) return bao::read_from(s.buffer->bytes());
+    return [this, file = s.file.get()](std::uint64_t offset, std::span<std::byte> out) {
+      return read_file(file, offset, out);
+    };
+  }
+
+  std::size_t read_file(PyObject* file, std::uint64_t offset, std::span<std::byte> out) {
+    try {
+      const ref at = ref::take(PyLong_FromUnsignedLongLong(offset));
+      ref::take(PyObject_CallMethod(file, "seek", "O", at.get()));
+      std::size_t got = 0;
+      while (got < out.size()) {
+        const ref view = ref::take(
+            PyMemoryView_FromMemory(reinterpret_cast<char*>(out.data() + got),
+                                    static_cast<Py_ssize_t>(out.size() - got), PyBUF_WRITE));
+        const ref n = ref::take(PyObject_CallMethod(file, "readinto", "O", view.get()));
+        // A view the file kept is of no use once this returns.
+        ref::take(PyObject_CallMethod(view.get(), "release", nullptr));
+        if (n.get() == Py_None) raise(PyExc_BlockingIOError, "the source has no data now");
+        const std::uint64_t count = u64_argument(n.get());
+        if (count == 0) break;
+        if (count > out.size() - got) raise(PyExc_ValueError, "readinto returned too many bytes");
+        got += static_cast<std::size_t>(count);
+      }
+      return got;
+    } catch (const python_error_set&) {
+      PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+      PyErr_Fetch(&type, &value, &traceback);
+      saved_type = ref::steal(type);
+      saved_value = ref::steal(value);
+      saved_traceback = ref::steal(traceback);
+      throw python_call_failed{};
+    }
+  }
+
+  // f() on the reader, its failures as Python's.
+  template <class F>
+  auto run(F&& f) {
+    std::optional<bao::errc> reason;
+    std::uint64_t offset = 0;
+    try {
+      return f(*reader);
+    } catch (const bao::error& e) {
+      reason = static_cast<bao::errc>(e.code().value());
+      offset = e.offset();
+    } catch (const python_call_failed&) {
+      PyErr_Restore(saved_type.release(), saved_value.release(), saved_traceback.release());
+      throw python_error_set{};
+    }
+    raise_decode_error(*reason, offset);
+  }
+};
+
+py_reader::source source_argument(PyObject* value) {
+  py_reader::source s;
+  if (PyObject_CheckBuffer(value) != 0) {
+    s.buffer = std::make_unique<input_buffer>(value);
+  } else if (PyObject_HasAttrString(value, "readinto") != 0 &&
+             PyObject_HasAttrString(value, "seek") != 0) {
+    s.file = ref::borrow(value);
+  } else {
+    raise_format(PyExc_TypeError, "a bytes-like object or a binary file is required, not '%s'",
+                 type_name(value).c_str());
+  }
+  return s;
+}
+
+constexpr const char* reader_names[] = {"hash", "encoded", "data", "group_log"};
+constexpr parameters reader_parameters{"Reader", reader_names, 3, 3, 2};
+
+PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
+                      PyObject* kwnames) noexcept {
+  return guarded([&] {
+    PyObject* v[4];
+    parse(reader_parameters, args, PyVectorcall_NARGS(nargsf), kwnames, v);
+    const blake3::digest hash = hash_argument(v[0]);
+    const unsigned group_log = group_argument(v[3]);
+    ref self = ref::take(make_instance<py_reader>(reinterpret_cast<PyTypeObject*>(type)));
+    py_reader& r = value_of<py_reader>(self.get());
+    r.tree = source_argument(v[1]);
+    const bool outboard = v[2] != nullptr && v[2] != Py_None;
+    if (outboard) r.data = source_argument(v[2]);
+    r.reader.emplace(
+        outboard ? bao::reader(hash, r.read_function(r.tree), r.read_function(r.data), group_log)
+                 : bao::reader(hash, r.read_function(r.tree), group_log));
+    return self.release();
+  });
+}
+
+PyObject* reader_readinto(PyObject* self, PyObject* buffer) noexcept {
+  return guarded([&] {
+    Py_buffer view;
+    if (PyObject_GetBuffer(buffer, &view, PyBUF_WRITABLE) != 0) throw python_error_set{};
+    const std::unique_ptr<Py_buffer, void (*)(Py_buffer*)> held(&view, PyBuffer_Release);
+    const std::span out(static_cast<std::byte*>(view.buf), static_cast<std::size_t>(view.len));
+    const std::size_t n =
+        value_of<py_reader>(self).run([&](bao::reader& r) { return r.read(out); });
+    return PyLong_FromSize_t(n);
+  });
+}
+
+PyObject* reader_seek(PyObject* self, PyObject* position) noexcept {
+  return guarded([&] {
+    const std::uint64_t p = u64_argument(position);
+    value_of<py_reader>(self).reader->seek(p);
+    return PyLong_FromUnsignedLongLong(p);
+  });
+}
+
+PyObject* reader_tell(PyObject* self, PyObject*) noexcept {
+  return PyLong_FromUnsignedLongLong(value_of<py_reader>(self).reader->position());
+}
+
+PyObject* reader_length(PyObject* self, PyObject*) noexcept {
+  return guarded([&] {
+    return PyLong_FromUnsignedLongLong(
+        value_of<py_reader>(self).run([](bao::reader& r) { return r.length(); }));
+  });
+}
+
+PyMethodDef reader_methods[] = {
+    {"readinto", reader_readinto, METH_O,
+     "readinto($self, buffer, /)\n--\n\nChecked bytes from the position into buffer; how many "
+     "(0 at the end). DecodeError where a node fails, after the checked bytes before it."},
+    {"seek", reader_seek, METH_O, "seek($self, position, /)\n--\n\nMoves to any position."},
+    {"tell", reader_tell, METH_NOARGS, "tell($self, /)\n--\n\nThe position."},
+    {"length", reader_length, METH_NOARGS,
+     "length($self, /)\n--\n\nThe data's length, checked (its last chunk is read first)."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyType_Slot reader_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(new_through_vectorcall)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(dealloc<py_reader>)},
+    {Py_tp_methods, reader_methods},
+    {Py_tp_doc,
+     const_cast<char*>("Reader(hash, encoded, data=None, /, *, group_log=0)\n--\n\n"
+                       "A verifying reader of a combined encoding, or of an outboard encoding and "
+                       "its data (each a bytes-like object or a binary file with seek and "
+                       "readinto): fastblake.bao.Decoder's engine.")},
+    {0, nullptr}};
+
+PyType_Spec reader_spec{"fastblake.bao.Reader", sizeof(instance<py_reader>), 0, class_flags(true),
+                        reader_slots};
+
 constexpr int fast = METH_FASTCALL | METH_KEYWORDS;
 
 PyMethodDef bao_functions[] = {
@@ -274,6 +442,7 @@ void add_bao(PyObject* module) {
       PyModule_AddFunctions(module, bao_functions) != 0) {
     throw python_error_set{};
   }
+  add_class(module, reader_spec, make_reader);
 }
 
 }  // namespace fastblake::python

@@ -44,6 +44,8 @@ class ref {
     if (p == nullptr) throw python_error_set{};
     return ref(p);
   }
+  /// A reference owned from now on, or none (null).
+  static ref steal(PyObject* p) noexcept { return ref(p); }
   static ref borrow(PyObject* p) noexcept {
     Py_XINCREF(p);
     return ref(p);

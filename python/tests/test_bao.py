@@ -137,3 +137,92 @@ def test_arguments_are_checked():
     assert decode_error(lambda: bao.decode(hashlib.sha256().digest(), encoded)).reason == \
         "hash_mismatch"
     assert bao.decode(h, encoded + b"garbage") == b"abc"
+
+
+def test_decoder_is_a_binary_file(tmp_path, rng):
+    """Decoder over bytes and over files, combined and outboard: read(), readinto(), seek()
+    from each end, tell(), length(), io's wrappers; every read checked."""
+    import io
+    data = random_bytes(rng, 700 * 1024 + 5)
+    for group_log in (0, 4):
+        encoded, h = bao.encode(data, group_log=group_log)
+        outboard, _ = bao.encode_outboard(data, group_log=group_log)
+        (tmp_path / "encoded").write_bytes(encoded)
+        (tmp_path / "data").write_bytes(data)
+        (tmp_path / "outboard").write_bytes(outboard)
+        with open(tmp_path / "encoded", "rb") as e, open(tmp_path / "outboard", "rb") as o, \
+                open(tmp_path / "data", "rb") as d:
+            for decoder in (bao.Decoder(h, encoded, group_log=group_log),
+                            bao.Decoder(h, e, group_log=group_log),
+                            bao.Decoder(h, bytearray(outboard), memoryview(data),
+                                        group_log=group_log),
+                            bao.Decoder(h, o, d, group_log=group_log)):
+                with decoder:
+                    assert isinstance(decoder, io.RawIOBase) and decoder.seekable()
+                    assert decoder.readall() == data
+                    assert decoder.length() == len(data)
+                    assert decoder.seek(-10, io.SEEK_END) == len(data) - 10
+                    assert decoder.read(100) == data[-10:] and decoder.read(5) == b""
+                    assert decoder.seek(300000) == 300000 and decoder.read(7) == data[300000:300007]
+                    assert decoder.seek(-7, io.SEEK_CUR) == 300000 and decoder.tell() == 300000
+                    buffer = bytearray(70000)
+                    assert decoder.readinto(buffer) == 70000 and buffer == data[300000:370000]
+                    assert io.BufferedReader(decoder).read(1000) == data[370000:371000]
+                    with pytest.raises(ValueError):
+                        decoder.seek(-1)
+                assert decoder.closed
+                with pytest.raises(ValueError):
+                    decoder.read(1)
+
+
+def test_decoder_stops_at_a_bad_node_after_the_checked_bytes(rng):
+    data = random_bytes(rng, 700 * 1024 + 5)
+    encoded, h = bao.encode(data)
+    bad = bytearray(encoded)
+    bad[len(bad) // 2] ^= 1
+    want = decode_error(lambda: bao.decode(h, bytes(bad)))
+    decoder = bao.Decoder(h, bytes(bad))
+    got = bytearray()
+    with pytest.raises(bao.DecodeError) as info:
+        while chunk := decoder.read(10000):
+            got += chunk
+    assert info.value.offset == want.offset and info.value.reason == "hash_mismatch"
+    assert 0 < len(got) < len(data) and data.startswith(got)
+    # A lying length, a wrong hash, a short header.
+    lie = bytearray(encoded)
+    lie[0] ^= 1
+    with pytest.raises(bao.DecodeError):
+        bao.Decoder(h, bytes(lie)).length()
+    with pytest.raises(bao.DecodeError):
+        bao.Decoder(fastblake.blake3(b"other").digest(), encoded).read(1)
+    assert decode_error(lambda: bao.Decoder(h, encoded[:5]).read(1)).reason == "truncated"
+
+
+def test_decoder_passes_on_what_its_file_raises(rng):
+    data = random_bytes(rng, 300000)
+    encoded, h = bao.encode(data)
+
+    class Failing:
+        def __init__(self):
+            self.position = 0
+
+        def seek(self, position):
+            self.position = position
+
+        def readinto(self, view):
+            if self.position > 100000:
+                raise OSError(5, "the disk is gone")
+            n = min(len(view), len(encoded) - self.position)
+            view[:n] = encoded[self.position:self.position + n]
+            self.position += n
+            return n
+
+    decoder = bao.Decoder(h, Failing())
+    with pytest.raises(OSError, match="the disk is gone"):
+        decoder.read()
+    with pytest.raises(TypeError):
+        bao.Decoder(h, "not bytes")
+    with pytest.raises(TypeError):
+        bao.Decoder(h)
+    with pytest.raises(ValueError):
+        bao.Decoder(h, encoded, group_log=33)

@@ -88,6 +88,10 @@ CALLS = {
                                     group_log=1), 100, 50, group_log=1),
     "bao outboard": lambda: fastblake.bao.decode_outboard(
         *reversed(fastblake.bao.encode_outboard(DATA)), DATA),
+    "bao decoder": lambda: fastblake.bao.Decoder(
+        *reversed(fastblake.bao.encode(DATA))).read(),
+    "bao decoder refused": fails(lambda: fastblake.bao.Decoder(
+        fastblake.blake3(KEY).digest(), fastblake.bao.encode(DATA)[0]).read()),
     "bao refused": fails(lambda: fastblake.bao.decode(fastblake.blake3(KEY).digest(),
                                                       fastblake.bao.encode(DATA)[0])),
     "variants": lambda: (fastblake.variant(), fastblake.available_variants(),

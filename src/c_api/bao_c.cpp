@@ -16,18 +16,12 @@ bool known_format(int format) {
   return format == FASTBLAKE_BAO_COMBINED || format == FASTBLAKE_BAO_OUTBOARD;
 }
 
-// f's output into out (out_capacity bytes): 0, or ERANGE with its length in *out_len; a
-// bao::error as its status, with its offset in *error_offset.
+// f()'s status, a bao::error as its status, with its offset in *error_offset.
 template <class F>
-int into(F&& f, std::uint8_t* out, std::size_t out_capacity, std::size_t* out_len,
-         std::uint64_t* error_offset) noexcept {
+int checked(F&& f, std::uint64_t* error_offset) noexcept {
   return fastblake::c_api::guarded([&] {
     try {
-      const std::vector<std::byte> result = f();
-      *out_len = result.size();
-      if (result.size() > out_capacity) return ERANGE;
-      if (!result.empty()) std::memcpy(out, result.data(), result.size());
-      return 0;
+      return f();
     } catch (const bao::error& e) {
       if (error_offset != nullptr) *error_offset = e.offset();
       switch (static_cast<bao::errc>(e.code().value())) {
@@ -43,6 +37,33 @@ int into(F&& f, std::uint8_t* out, std::size_t out_capacity, std::size_t* out_le
   });
 }
 
+// f's output into out (out_capacity bytes): 0, or ERANGE with its length in *out_len; a
+// bao::error as its status, with its offset in *error_offset.
+template <class F>
+int into(F&& f, std::uint8_t* out, std::size_t out_capacity, std::size_t* out_len,
+         std::uint64_t* error_offset) noexcept {
+  return checked(
+      [&] {
+        const std::vector<std::byte> result = f();
+        *out_len = result.size();
+        if (result.size() > out_capacity) return ERANGE;
+        if (!result.empty()) std::memcpy(out, result.data(), result.size());
+        return 0;
+      },
+      error_offset);
+}
+
+// A C read function as the C++ side's.
+bao::read_at_function read_function(fastblake_bao_read_fn read, void* context) {
+  return [read, context](std::uint64_t offset, std::span<std::byte> out) -> std::size_t {
+    errno = 0;
+    const long long n = read(context, offset, out.data(), out.size());
+    if (n < 0) throw std::system_error(errno != 0 ? errno : EIO, std::generic_category());
+    return static_cast<std::size_t>(
+        std::min<unsigned long long>(static_cast<unsigned long long>(n), out.size()));
+  };
+}
+
 fastblake::blake3::digest digest_of(const std::uint8_t hash[32]) {
   fastblake::blake3::digest::bytes_type b;
   std::copy_n(hash, b.size(), b.begin());
@@ -50,6 +71,10 @@ fastblake::blake3::digest digest_of(const std::uint8_t hash[32]) {
 }
 
 }  // namespace
+
+struct fastblake_bao_reader {
+  bao::reader reader;
+};
 
 extern "C" {
 
@@ -99,6 +124,82 @@ int fastblake_bao_extract_slice(const void* encoded, size_t encoded_len, const v
                                                  start, count, group_log);
       },
       out, out_capacity, out_len, error_offset);
+}
+
+int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao_read_fn tree, void* tree_context,
+                             fastblake_bao_read_fn data, void* data_context, unsigned group_log,
+                             fastblake_bao_reader** reader) {
+  if (tree == nullptr || group_log > bao::max_group_log) return EINVAL;
+  return fastblake::c_api::guarded([&] {
+    *reader = new fastblake_bao_reader{
+        data == nullptr ? bao::reader(digest_of(hash), read_function(tree, tree_context), group_log)
+                        : bao::reader(digest_of(hash), read_function(tree, tree_context),
+                                      read_function(data, data_context), group_log)};
+    return 0;
+  });
+}
+
+#if FASTBLAKE_C_FILES
+int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd, unsigned group_log,
+                              fastblake_bao_reader** reader) {
+  if (group_log > bao::max_group_log) return EINVAL;
+  return fastblake::c_api::guarded([&] {
+    *reader = new fastblake_bao_reader{
+        data_fd < 0 ? bao::reader(digest_of(hash), bao::read_from_fd(tree_fd), group_log)
+                    : bao::reader(digest_of(hash), bao::read_from_fd(tree_fd),
+                                  bao::read_from_fd(data_fd), group_log)};
+    return 0;
+  });
+}
+
+int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format, unsigned group_log,
+                            int out_fd, uint8_t hash[32], uint64_t* error_offset) {
+  if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;
+  return checked(
+      [&] {
+        fastblake::thread_pool& pool = fastblake::thread_pool::default_pool();
+        const auto in = bao::read_from_fd(input_fd);
+        const auto out = bao::write_to_fd(out_fd);
+        const fastblake::blake3::digest d =
+            format == FASTBLAKE_BAO_OUTBOARD
+                ? bao::encode_outboard(content_len, in, out, pool, group_log)
+                : bao::encode(content_len, in, out, pool, group_log);
+        std::memcpy(hash, d.data(), d.size());
+        return 0;
+      },
+      error_offset);
+}
+#endif
+
+void fastblake_bao_reader_free(fastblake_bao_reader* reader) { delete reader; }
+
+int fastblake_bao_reader_read(fastblake_bao_reader* reader, void* out, size_t capacity,
+                              size_t* out_len, uint64_t* error_offset) {
+  *out_len = 0;
+  return checked(
+      [&] {
+        *out_len = reader->reader.read(std::span(static_cast<std::byte*>(out), capacity));
+        return 0;
+      },
+      error_offset);
+}
+
+void fastblake_bao_reader_seek(fastblake_bao_reader* reader, uint64_t position) {
+  reader->reader.seek(position);
+}
+
+uint64_t fastblake_bao_reader_position(const fastblake_bao_reader* reader) {
+  return reader->reader.position();
+}
+
+int fastblake_bao_reader_length(fastblake_bao_reader* reader, uint64_t* length,
+                                uint64_t* error_offset) {
+  return checked(
+      [&] {
+        *length = reader->reader.length();
+        return 0;
+      },
+      error_offset);
 }
 
 int fastblake_bao_decode_slice(const uint8_t hash[32], const void* slice, size_t slice_len,

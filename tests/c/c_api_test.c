@@ -237,6 +237,126 @@ static void test_bao_vectors(void) {
   CHECK(strstr(fastblake_strerror(FASTBLAKE_EBAO_TRUNCATED), "ends before") != NULL);
 }
 
+/* Memory read through a C read function; fails with EIO at fail_at and after, if set. */
+struct memory_source {
+  const uint8_t* bytes;
+  size_t size;
+  uint64_t fail_at;
+};
+
+static long long read_memory(void* context, uint64_t offset, void* buf, size_t len) {
+  const struct memory_source* m = context;
+  if (m->fail_at != 0 && offset + len > m->fail_at) {
+    errno = EIO;
+    return -1;
+  }
+  if (offset >= m->size) return 0;
+  const size_t n = len < m->size - offset ? len : (size_t)(m->size - offset);
+  memcpy(buf, m->bytes + offset, n);
+  return (long long)n;
+}
+
+/* Reads everything from r in pieces of `piece` bytes into out; the status that ended it. */
+static int read_all(fastblake_bao_reader* r, uint8_t* out, size_t piece, size_t* total,
+                    uint64_t* offset) {
+  *total = 0;
+  for (;;) {
+    size_t n = 0;
+    const int status = fastblake_bao_reader_read(r, out + *total, piece, &n, offset);
+    *total += n;
+    if (status != 0 || n == 0) return status;
+  }
+}
+
+static void test_bao_reader(void) {
+  const size_t len = 700 * 1024 + 5;
+  uint8_t* input = malloc(len);
+  uint8_t* out = malloc(len + 4096);
+  const size_t encoded_size = (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_COMBINED, 0);
+  const size_t outboard_size = (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_OUTBOARD, 0);
+  uint8_t* encoded = malloc(encoded_size);
+  uint8_t* outboard = malloc(outboard_size);
+  uint8_t hash[32], hash2[32];
+  bao_input(input, len);
+  CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_COMBINED, 0, encoded, encoded_size, hash) ==
+        0);
+  CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_OUTBOARD, 0, outboard, outboard_size,
+                             hash2) == 0);
+  struct memory_source e = {encoded, encoded_size, 0}, o = {outboard, outboard_size, 0},
+                       d = {input, len, 0};
+  fastblake_bao_reader* r = NULL;
+  size_t total = 0;
+  uint64_t offset = 0, length = 0;
+  CHECK(fastblake_bao_reader_new(hash, read_memory, &e, NULL, NULL, 0, &r) == 0);
+  CHECK(fastblake_bao_reader_length(r, &length, NULL) == 0 && length == len);
+  CHECK(read_all(r, out, 10000, &total, NULL) == 0);
+  CHECK(total == len && memcmp(out, input, len) == 0);
+  fastblake_bao_reader_seek(r, 300000);
+  size_t n = 0;
+  CHECK(fastblake_bao_reader_read(r, out, 5, &n, NULL) == 0 && n == 5);
+  CHECK(memcmp(out, input + 300000, 5) == 0 && fastblake_bao_reader_position(r) == 300005);
+  fastblake_bao_reader_free(r);
+  /* Beside the outboard. */
+  CHECK(fastblake_bao_reader_new(hash, read_memory, &o, read_memory, &d, 0, &r) == 0);
+  CHECK(read_all(r, out, 65536, &total, NULL) == 0);
+  CHECK(total == len && memcmp(out, input, len) == 0);
+  fastblake_bao_reader_free(r);
+  /* A corrupted chunk: the bytes before it, then its status and offset, as decode's. */
+  encoded[encoded_size / 2] ^= 1;
+  uint64_t want_offset = 0;
+  CHECK(fastblake_bao_decode(hash, encoded, encoded_size, NULL, 0, 0, out, len, &n, &want_offset) ==
+        FASTBLAKE_EBAO_MISMATCH);
+  CHECK(fastblake_bao_reader_new(hash, read_memory, &e, NULL, NULL, 0, &r) == 0);
+  CHECK(read_all(r, out, 10000, &total, &offset) == FASTBLAKE_EBAO_MISMATCH);
+  CHECK(offset == want_offset && total > 0 && total < len && memcmp(out, input, total) == 0);
+  fastblake_bao_reader_free(r);
+  encoded[encoded_size / 2] ^= 1;
+  /* A read function's errno. */
+  e.fail_at = 400000;
+  CHECK(fastblake_bao_reader_new(hash, read_memory, &e, NULL, NULL, 0, &r) == 0);
+  CHECK(read_all(r, out, 10000, &total, NULL) == EIO);
+  CHECK(total > 0 && memcmp(out, input, total) == 0);
+  fastblake_bao_reader_free(r);
+  CHECK(fastblake_bao_reader_new(hash, NULL, NULL, NULL, NULL, 0, &r) == EINVAL);
+  CHECK(fastblake_bao_reader_new(hash, read_memory, &e, NULL, NULL, 33, &r) == EINVAL);
+
+  /* Through files: encoded from a descriptor into one, read back through descriptors. */
+  char dir[] = "/tmp/fastblake-c-bao-XXXXXX";
+  if (mkdtemp(dir) == NULL) {
+    ++failures;
+  } else {
+    char in_path[256], out_path[256];
+    snprintf(in_path, sizeof in_path, "%s/in", dir);
+    snprintf(out_path, sizeof out_path, "%s/out", dir);
+    const int in_fd = open(in_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    const int out_fd = open(out_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    CHECK(in_fd >= 0 && out_fd >= 0 && write(in_fd, input, len) == (ssize_t)len);
+    uint8_t from_fd[32];
+    CHECK(fastblake_bao_encode_fd(in_fd, len, FASTBLAKE_BAO_OUTBOARD, 0, out_fd, from_fd, NULL) ==
+          0);
+    CHECK(memcmp(from_fd, hash, 32) == 0);
+    CHECK(pread(out_fd, out, outboard_size + 1, 0) == (ssize_t)outboard_size);
+    CHECK(memcmp(out, outboard, outboard_size) == 0);
+    CHECK(fastblake_bao_reader_open(hash, out_fd, in_fd, 0, &r) == 0);
+    CHECK(read_all(r, out, 100000, &total, NULL) == 0);
+    CHECK(total == len && memcmp(out, input, len) == 0);
+    fastblake_bao_reader_free(r);
+    CHECK(fastblake_bao_encode_fd(in_fd, len + 1, FASTBLAKE_BAO_COMBINED, 0, out_fd, from_fd,
+                                  &offset) == FASTBLAKE_EBAO_TRUNCATED);
+    CHECK(offset == len);
+    CHECK(fastblake_bao_encode_fd(in_fd, len, 9, 0, out_fd, from_fd, NULL) == EINVAL);
+    close(in_fd);
+    close(out_fd);
+    unlink(in_path);
+    unlink(out_path);
+    rmdir(dir);
+  }
+  free(input);
+  free(out);
+  free(encoded);
+  free(outboard);
+}
+
 static void test_blake3_one_shot(void) {
   uint8_t key[32];
   for (int i = 0; i < 32; ++i) key[i] = (uint8_t)(7 * i + 1);
@@ -719,6 +839,7 @@ int main(void) {
   test_library();
   test_blake3_vectors();
   test_bao_vectors();
+  test_bao_reader();
   test_blake3_one_shot();
   test_blake3_hasher();
   test_files();
