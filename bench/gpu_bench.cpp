@@ -65,8 +65,7 @@ bool matches(benchmark::State& state, const b3::digest& got, std::span<const std
 
 // Uses kernel variant `variant` ("": the default) for the row's context.
 void use_variant(gpu_state& g, const std::string& variant) {
-  g.ctx.set_kernel_variant(variant.empty() ? "unrolled" : variant);
-  if (variant.empty()) g.ctx.set_kernel_variant("batch-bytewise");
+  g.ctx.set_kernel_variant(variant.empty() ? "default" : variant);
 }
 
 void resident(benchmark::State& state, std::size_t size, const std::string& variant) {

@@ -165,12 +165,13 @@ class context {
 
   /// The kernel variants of this build, so that one device run can time them against each
   /// other (fastblake-gpu-bench --variants): resident variants (hash_resident, hash_host and
-  /// hash_file): "unrolled" (the default), "rolled", "imad", "compact", "pairs", "one-launch",
-  /// "staged"; batch variants (hash_batch*): "batch-bytewise" (the default) and
-  /// "batch-vector". docs/cuda.md says what each does. All give the same results.
+  /// hash_file): "unrolled", "rolled", "imad", "compact", "pairs", "one-launch", "staged",
+  /// "rolled-compact" (the default); batch variants (hash_batch*): "batch-bytewise" and
+  /// "batch-vector" (the default). docs/cuda.md says what each does and how fast each ran.
+  /// All give the same results.
   static std::vector<std::string> kernel_variants();
-  /// Uses the variant `name` (one of kernel_variants()) for this context's work of its kind;
-  /// throws std::invalid_argument for any other name.
+  /// Uses the variant `name` (one of kernel_variants()) for this context's work of its kind,
+  /// or both defaults again for "default"; throws std::invalid_argument for any other name.
   void set_kernel_variant(std::string_view name);
   /// The resident and the batch variant in use, in that order.
   std::vector<std::string> kernel_variants_in_use() const;

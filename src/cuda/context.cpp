@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <new>
 
 #include <fastblake/file.hpp>
@@ -22,6 +24,22 @@ class category : public std::error_category {
     return cudaGetErrorString(static_cast<cudaError_t>(code));
   }
 };
+
+// Reads `bytes` at `offset` into `to`; what is past the end of a file that shrank, or past an
+// error, becomes zeros. Returns 0 or the error (EIO for a short file).
+int read_fully(int fd, std::byte* to, std::uint64_t bytes, std::uint64_t offset) {
+  std::uint64_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::pread(fd, to + done, bytes - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      std::memset(to + done, 0, bytes - done);
+      return n < 0 ? errno : EIO;
+    }
+    done += static_cast<std::uint64_t>(n);
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -109,6 +127,11 @@ std::vector<std::string> context::kernel_variants() {
 }
 
 void context::set_kernel_variant(std::string_view name) {
+  if (name == "default") {
+    impl_->resident = impl::default_resident;
+    impl_->batch = impl::default_batch;
+    return;
+  }
   for (const auto v : detail::resident_variants) {
     if (detail::name_of(v) == name) {
       impl_->resident = v;
@@ -287,23 +310,19 @@ blake3::output_reader context::hash_file(const std::filesystem::path& path, std:
   }
   const device_scope scope(impl_->device);
   const std::uint64_t piece = impl_->piece;
+  std::atomic<int> first_error{0};
   const auto [left, right] =
       impl_->pipeline(size, 0, m, [&](std::uint64_t p, std::uint64_t bytes, std::byte* staging) {
-        std::uint64_t done = 0;
-        while (done < bytes) {
-          const ssize_t n =
-              ::pread(fd, staging + done, bytes - done, static_cast<off_t>(p * piece + done));
-          if (n < 0 && errno == EINTR) continue;
-          if (n <= 0) {
-            // A file that shrank, or an error: hashed as zeros, and reported.
-            if (!ec) ec.assign(n < 0 ? errno : EIO, std::generic_category());
-            std::memset(staging + done, 0, bytes - done);
-            break;
-          }
-          done += static_cast<std::uint64_t>(n);
-        }
+        impl::in_parts(bytes, [&](std::uint64_t at, std::uint64_t n) {
+          const int error = read_fully(fd, staging + at, n, p * piece + at);
+          int none = 0;
+          if (error != 0) first_error.compare_exchange_strong(none, error);
+        });
         return static_cast<const std::byte*>(staging);
       });
+  if (const int error = first_error.load(); error != 0 && !ec) {
+    ec.assign(error, std::generic_category());
+  }
   return ec ? blake3::hasher(m).finalize_xof() : hazmat::merge_subtrees_root_xof(left, right, m);
 }
 

@@ -128,7 +128,7 @@ __device__ void reduce_block_compact(cv_table cv, unsigned count, unsigned level
 template <resident_variant V>
 __device__ void reduce_block(cv_table cv, unsigned count, unsigned levels, const kernel_mode& mode,
                              std::uint64_t block, std::uint32_t* out) {
-  if constexpr (V == resident_variant::compact) {
+  if constexpr (V == resident_variant::compact || V == resident_variant::rolled_compact) {
     reduce_block_compact(cv, count, levels, mode, block, out);
   } else {
     reduce_block_strided(cv, count, levels, mode, block, out);
@@ -141,7 +141,7 @@ __device__ void chunk_cv(const std::uint8_t* p, std::uint32_t len, std::uint64_t
                          const kernel_mode& mode, std::uint32_t one, std::uint32_t cv[8]) {
   if (len != core::chunk_len) {
     core::chaining_value(core::chunk_node(p, len, index, mode.key, mode.flags, Load{}), cv);
-  } else if constexpr (V == resident_variant::rolled) {
+  } else if constexpr (V == resident_variant::rolled || V == resident_variant::rolled_compact) {
     core::full_chunk_cv_rolled(p, index, mode.key, mode.flags, Load{}, cv);
   } else if constexpr (V == resident_variant::imad) {
     core::full_chunk_cv(p, index, mode.key, mode.flags, Load{}, cv, core::imad_adds{one});
@@ -472,6 +472,9 @@ void launch_chunks(const reduce_args& a, unsigned levels, cudaStream_t s, std::u
       break;
     case resident_variant::compact:
       launch(reduce_chunks<Load, resident_variant::compact>);
+      break;
+    case resident_variant::rolled_compact:
+      launch(reduce_chunks<Load, resident_variant::rolled_compact>);
       break;
     default:
       launch(reduce_chunks<Load, resident_variant::unrolled>);

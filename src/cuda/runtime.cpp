@@ -95,6 +95,8 @@ std::string_view name_of(resident_variant v) noexcept {
       return "one-launch";
     case resident_variant::staged:
       return "staged";
+    case resident_variant::rolled_compact:
+      return "rolled-compact";
   }
   return "?";
 }

@@ -21,7 +21,8 @@ struct kernel_mode {
 
 /// How the chunks of a resident reduction are hashed and reduced: kernels.cu has one kernel for
 /// each, so that one device run can time them against each other (fastblake-gpu-bench
-/// --variants). Each differs from `unrolled`, the default, in one respect.
+/// --variants). Each differs from `unrolled`, the first written, in one respect, but
+/// `rolled_compact`, the default: the two single changes that won on an H200 (docs/cuda.md).
 enum class resident_variant : std::uint8_t {
   unrolled,    // the sixteen compressions of a chunk fully unrolled, 16-byte loads
   rolled,      // a rolled loop over the blocks, the next block prefetched into registers
@@ -30,11 +31,12 @@ enum class resident_variant : std::uint8_t {
   pairs,       // two chunks a thread, merged in registers before the in-block reduction
   one_launch,  // the whole reduction in one launch: the last block of a group goes on up
   staged,      // each block's input staged through shared memory by coalesced async copies
+  rolled_compact,  // rolled and compact together
 };
 inline constexpr resident_variant resident_variants[] = {
     resident_variant::unrolled, resident_variant::rolled, resident_variant::imad,
     resident_variant::compact,  resident_variant::pairs,  resident_variant::one_launch,
-    resident_variant::staged};
+    resident_variant::staged,   resident_variant::rolled_compact};
 
 /// How hash_batch hashes one input a thread.
 enum class batch_variant : std::uint8_t {

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
        "a \"failed\" row"},
   };
   std::ofstream out(argv[1]);
-  fastblake::bench::write_bench_json(out, "Sample GPU", 3, rows);
+  fastblake::bench::write_bench_json(
+      out, {{"gpu", "Sample GPU"}, {"detected_backend", "cuda on Sample GPU"}}, 3, rows);
   return out ? 0 : 1;
 }

@@ -653,6 +653,23 @@ TEST_F(FakeDevice, DeviceMemoryGivenAsHostMemoryIsAnError) {
   }
 }
 
+// Pieces of several MiB are staged in parts on the default pool's threads, pageable memory
+// and files alike; a length that is no multiple of the parts' 4 KiB alignment included.
+TEST_F(FakeDevice, LargePiecesAreStagedInParts) {
+  gpu::context ctx;
+  ctx.set_piece_size(8u << 20);
+  const auto in = random_bytes((20u << 20) + 77, 16);
+  EXPECT_EQ(output(ctx.hash_host(bytes_of(in)), 0, 32), cpu_output(in, 0, 32));
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("fastblake_fake_device_parts_" + std::to_string(::getpid()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(in.data()), static_cast<std::streamsize>(in.size()));
+  std::error_code ec;
+  EXPECT_EQ(output(ctx.hash_file(path, ec), 0, 32), cpu_output(in, 0, 32));
+  EXPECT_FALSE(ec);
+  std::filesystem::remove(path);
+}
+
 TEST_F(FakeDevice, PieceSizesOfAnyValueFreeTheOldLanes) {
   gpu::context ctx;
   const auto in = random_bytes(10000, 10);
@@ -731,7 +748,8 @@ TEST_F(FakeDevice, EveryCallGivesTheCallersDeviceBack) {
 
 TEST_F(FakeDevice, KernelVariantsAreSelectable) {
   gpu::context ctx;
-  EXPECT_EQ(ctx.kernel_variants_in_use(), (std::vector<std::string>{"unrolled", "batch-bytewise"}));
+  const std::vector<std::string> defaults{"rolled-compact", "batch-vector"};
+  EXPECT_EQ(ctx.kernel_variants_in_use(), defaults);
   const auto in = random_bytes(3000, 14);
   std::uint8_t* d = to_device(in);
   for (const std::string& name : gpu::context::kernel_variants()) {
@@ -741,7 +759,9 @@ TEST_F(FakeDevice, KernelVariantsAreSelectable) {
     ctx.hash_resident(reinterpret_cast<const std::byte*>(d), in.size());
     EXPECT_EQ(core::name_of(device_.reductions.back().variant), in_use[0]);
   }
-  EXPECT_EQ(gpu::context::kernel_variants().size(), 9u);
+  EXPECT_EQ(gpu::context::kernel_variants().size(), 10u);
+  ctx.set_kernel_variant("default");
+  EXPECT_EQ(ctx.kernel_variants_in_use(), defaults);
   EXPECT_THROW(ctx.set_kernel_variant("fastest"), std::invalid_argument);
   free_device(d);
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fastblake::bench {
@@ -35,10 +36,17 @@ inline double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-inline void write_bench_json(std::ostream& out, const std::string& gpu, int repetitions,
-                             const std::vector<bench_row>& rows) {
-  out << "{\n  \"context\": {\"executable\": \"fastblake-gpu-bench\", \"gpu\": \""
-      << json_escape(gpu) << "\", \"repetitions\": " << repetitions << "},\n  \"benchmarks\": [";
+/// `context`: (key, value) pairs for the context object, beside the executable and the
+/// repetitions (bench/report.py's machine line reads cpu_model, num_cpus, compiler, commit,
+/// detected_backend and date).
+inline void write_bench_json(std::ostream& out,
+                             const std::vector<std::pair<std::string, std::string>>& context,
+                             int repetitions, const std::vector<bench_row>& rows) {
+  out << "{\n  \"context\": {\"executable\": \"fastblake-gpu-bench\", ";
+  for (const auto& [key, value] : context) {
+    out << "\"" << json_escape(key) << "\": \"" << json_escape(value) << "\", ";
+  }
+  out << "\"repetitions\": " << repetitions << "},\n  \"benchmarks\": [";
   bool first = true;
   for (const bench_row& r : rows) {
     const std::string run_name = json_escape(r.name) + "/real_time";

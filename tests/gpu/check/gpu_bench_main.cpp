@@ -14,12 +14,17 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <fastblake/blake3.hpp>
 #include <fastblake/cuda.hpp>
+#include <fastblake/file.hpp>
+#include <fastblake/thread_pool.hpp>
 
 #include "../../../bench/gpu_rows.hpp"
 #include "bench_json.hpp"
@@ -55,6 +60,34 @@ double timed_ns(cudaStream_t stream, F&& f) {
   return 1e6 * ms;
 }
 
+// The machine line of the report: the host's processor, the GPU, the compiler, and the commit
+// that scripts/gpu-check passes in FASTBLAKE_COMMIT.
+std::vector<std::pair<std::string, std::string>> context_of(const char* gpu) {
+  std::string cpu = "unknown";
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);) {
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  const char* commit = std::getenv("FASTBLAKE_COMMIT");
+  char date[32] = "";
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return {{"gpu", gpu},
+          {"cpu_model", cpu},
+          {"num_cpus", std::to_string(std::thread::hardware_concurrency())},
+#if defined(__clang__)
+          {"compiler", "clang " __clang_version__},
+#elif defined(__GNUC__)
+          {"compiler", "gcc " __VERSION__},
+#endif
+          {"commit", commit != nullptr ? commit : "unknown"},
+          {"detected_backend", std::string("cuda on ") + gpu},
+          {"date", date}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,6 +107,7 @@ int main(int argc, char** argv) {
   std::vector<bench_row> rows;
   if (device) {
     cuda::context ctx;
+    fastblake::thread_pool& pool = fastblake::thread_pool::default_pool();
     cudaStream_t stream = nullptr;
     cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
     ctx.set_stream(stream);
@@ -106,7 +140,8 @@ int main(int argc, char** argv) {
     };
     for (std::size_t size : sizes) {
       const std::span<const std::byte> in(host.data(), size);
-      const b3::digest want = b3::hash(in);
+      // hash_parallel never offloads: the reference stays on the CPU.
+      const b3::digest want = b3::hash_parallel(in, pool);
       b3::digest got;
       const std::string bytes = std::to_string(size);
       run(
@@ -120,10 +155,39 @@ int main(int argc, char** argv) {
           "blake3/gpu-end-to-end/cuda-pinned/" + bytes, size,
           [&] { got = cuda::digest_of(ctx.hash_host(std::span<const std::byte>(pinned, size))); },
           [&] { return got == want; });
+      // The host's own: its cores alone, and the CPU library's automatic offload to this GPU.
+      run(
+          "blake3/gpu-end-to-end/cpu-parallel/" + bytes, size,
+          [&] { got = b3::hash_parallel(in, pool); }, [&] { return got == want; });
+      run(
+          "blake3/gpu-end-to-end/automatic/" + bytes, size, [&] { got = b3::hash(in); },
+          [&] { return got == want; });
       run(
           "blake3/gpu-end-to-end/cuda_memcpy/" + bytes, size,
           [&] { cudaMemcpyAsync(target, pinned, size, cudaMemcpyHostToDevice, stream); },
           [] { return true; });
+    }
+    {
+      // A file in the page cache: the GPU's pipeline, and the CPU library's mapped file on
+      // the host's cores.
+      const std::string path = "/tmp/fastblake-gpu-bench.bin";
+      std::ofstream(path, std::ios::binary)
+          .write(reinterpret_cast<const char*>(host.data()),
+                 static_cast<std::streamsize>(host.size()));
+      const b3::digest want = b3::hash_parallel(host, pool);
+      b3::digest got;
+      std::error_code ec;
+      const std::string bytes = std::to_string(host.size());
+      run(
+          "blake3/gpu-file/cuda/" + bytes, host.size(),
+          [&] { got = cuda::digest_of(ctx.hash_file(path, ec)); },
+          [&] { return !ec && got == want; });
+      b3::file_options mapped;
+      mapped.strategy = b3::file_strategy::mmap_parallel;
+      run(
+          "blake3/gpu-file/cpu-mmap-parallel/" + bytes, host.size(),
+          [&] { got = b3::hash_file(path, mapped, ec); }, [&] { return !ec && got == want; });
+      std::remove(path.c_str());
     }
     std::vector<std::uint64_t> tables(2 * batch_count);
     for (std::size_t i = 0; i < batch_count; ++i) {
@@ -152,7 +216,8 @@ int main(int argc, char** argv) {
               b3::digest::bytes_type d;
               cudaMemcpy(d.data(), digests + 32 * i, 32, cudaMemcpyDeviceToHost);
               if (b3::digest(d) !=
-                  b3::hash(std::span<const std::byte>(host.data() + i * batch_item, batch_item))) {
+                  b3::hash_serial(
+                      std::span<const std::byte>(host.data() + i * batch_item, batch_item))) {
                 return false;
               }
             }
@@ -167,7 +232,8 @@ int main(int argc, char** argv) {
         batch_row("cuda-" + variant);
       } else {
         for (std::size_t size : {std::size_t{16} << 20, std::size_t{1} << 30}) {
-          const b3::digest want = b3::hash(std::span<const std::byte>(host.data(), size));
+          const b3::digest want =
+              b3::hash_parallel(std::span<const std::byte>(host.data(), size), pool);
           b3::digest got;
           run(
               "blake3/gpu-resident/cuda-" + variant + "/" + std::to_string(size), size,
@@ -184,7 +250,7 @@ int main(int argc, char** argv) {
     cudaFree(target);
     cudaFreeHost(pinned);
   }
-  write_bench_json(out, device ? properties.name : "none", repetitions, rows);
+  write_bench_json(out, context_of(device ? properties.name : "no GPU"), repetitions, rows);
   if (!device) std::fprintf(stderr, "fastblake-gpu-bench: no CUDA device: no rows\n");
   return 0;
 }
