@@ -10,9 +10,6 @@ import pytest
 import fastblake
 import fastblake.blake3_hazmat as hazmat
 
-ITERATIONS = 20000
-
-
 class _MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in
                 ["arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
@@ -30,6 +27,12 @@ def _heap_in_use():
     used = mallinfo2().uordblks
     return used or None
 
+
+# Many iterations make a small growth of the counters show. Where neither counter works (a
+# sanitizer's allocator with PYTHONMALLOC=malloc) only the references are checked, and one
+# reference kept by a call shows in any number of them (under ASan the in-tree suite took 95 s
+# with 20,000 iterations, 65 s with 1,000).
+ITERATIONS = 20000 if sys.getallocatedblocks() or _heap_in_use() is not None else 1000
 
 DATA = b"x" * 3000
 KEY = b"k" * 32
