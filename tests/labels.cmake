@@ -15,7 +15,7 @@ set(_fastblake_suite_labels
 # unit under qemu (4 to 26 s each there), where they gain nothing: they test trees, threads,
 # files, the offload and Bao, not kernels, and run in every other build.
 set(_fastblake_threads_cases
-    "^(ThreadPool|ThreadsEnvironment|Blake3Parallel|Allocations)\\."
+    "^(ThreadPool|ThreadsEnvironment|Blake3Parallel|Allocations|BaoThreads)\\."
     "^Blake2Backends\\.(ParallelLeavesOnThreadsMatch|ManyMessagesOnThreads)")
 set(_fastblake_qemu_slow_cases
     "^FileHashing\\.(ProgressStepsAtTheirLimits|EveryStrategyMatchesTheInMemoryHash)$"
@@ -27,7 +27,7 @@ set(_fastblake_qemu_slow_cases
     "^OffloadFiles\\.AutomaticFileHashingOffloadsWholeSubtrees$"
     "^Blake2Files\\.EveryStrategyAndAlgorithmMatchesTheInMemoryHash$"
     "^(FileHazards|ForkSafety)\\."
-    "^Bao(Hostile|Groups|Reader|EncodePieces)\\.")
+    "^Bao(Hostile|Groups|Reader|EncodePieces|Threads)\\.")
 # CTest starts the costliest tests first. A fresh build has no timings yet, so the cases that
 # take seconds say so here; otherwise they start last and finish alone on one core.
 set(_fastblake_costly_cases

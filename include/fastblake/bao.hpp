@@ -75,7 +75,8 @@ struct encoding {
 };
 
 /// The combined encoding of input. Throws bao::error (invalid_group) for a group_log above
-/// max_group_log, std::bad_alloc where the encoding does not fit in memory.
+/// max_group_log, std::bad_alloc where the encoding does not fit in memory. Large inputs are
+/// encoded on the default pool's threads, as blake3::hash() takes them (from the same size).
 FASTBLAKE_API encoding encode(std::span<const std::byte> input, unsigned group_log = 0);
 /// The outboard encoding of input.
 FASTBLAKE_API encoding encode_outboard(std::span<const std::byte> input, unsigned group_log = 0);
@@ -86,6 +87,16 @@ FASTBLAKE_API blake3::digest encode(std::span<const std::byte> input, std::span<
                                     unsigned group_log = 0);
 FASTBLAKE_API blake3::digest encode_outboard(std::span<const std::byte> input,
                                              std::span<std::byte> out, unsigned group_log = 0);
+/// The four above on the threads of `pool` at any size (a pool of one: the calling thread).
+FASTBLAKE_API encoding encode(std::span<const std::byte> input, thread_pool& pool,
+                              unsigned group_log = 0);
+FASTBLAKE_API encoding encode_outboard(std::span<const std::byte> input, thread_pool& pool,
+                                       unsigned group_log = 0);
+FASTBLAKE_API blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out,
+                                    thread_pool& pool, unsigned group_log = 0);
+FASTBLAKE_API blake3::digest encode_outboard(std::span<const std::byte> input,
+                                             std::span<std::byte> out, thread_pool& pool,
+                                             unsigned group_log = 0);
 
 /// Where an encoder or reader reads: fills out with the bytes at offset and returns how many it
 /// read, fewer than out.size() only where the bytes end. It may throw (the exception goes
@@ -138,6 +149,25 @@ FASTBLAKE_API std::vector<std::byte> decode_outboard(const blake3::digest& hash,
                                                      std::span<const std::byte> outboard,
                                                      std::span<const std::byte> data,
                                                      unsigned group_log = 0);
+/// The same into the caller's buffer, whose first content-length bytes it fills; returns that
+/// length. Large inputs are checked on the default pool's threads (on `pool`'s, at any size,
+/// in the overloads that take one), each part of out written by one thread; on any error out
+/// holds no promise. Throws bao::error as decode() does, std::length_error where out is smaller
+/// than the length the encoding gives.
+FASTBLAKE_API std::uint64_t decode(const blake3::digest& hash, std::span<const std::byte> encoded,
+                                   std::span<std::byte> out, unsigned group_log = 0);
+FASTBLAKE_API std::uint64_t decode_outboard(const blake3::digest& hash,
+                                            std::span<const std::byte> outboard,
+                                            std::span<const std::byte> data,
+                                            std::span<std::byte> out, unsigned group_log = 0);
+FASTBLAKE_API std::uint64_t decode(const blake3::digest& hash, std::span<const std::byte> encoded,
+                                   std::span<std::byte> out, thread_pool& pool,
+                                   unsigned group_log = 0);
+FASTBLAKE_API std::uint64_t decode_outboard(const blake3::digest& hash,
+                                            std::span<const std::byte> outboard,
+                                            std::span<const std::byte> data,
+                                            std::span<std::byte> out, thread_pool& pool,
+                                            unsigned group_log = 0);
 
 /// The slice of a combined encoding for input bytes [start, start + count): the header and the
 /// nodes a reader of those bytes meets. A count of 0 counts as 1; a start at or past the end

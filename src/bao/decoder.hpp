@@ -10,6 +10,38 @@
 
 namespace fastblake::internal::bao {
 
+// Where a decoder puts the bytes it hands out: the end of a vector, or a buffer the caller sized
+// (the parallel decoder's part of its output).
+class sink {
+ public:
+  sink(std::vector<std::byte>& v) : vector_(&v) {}  // NOLINT: a vector is a sink
+  explicit sink(std::byte* to) : to_(to) {}
+
+  void append(const std::byte* p, std::size_t n) {
+    if (vector_ != nullptr) {
+      vector_->insert(vector_->end(), p, p + n);
+    } else {
+      std::copy_n(p, n, to_ + written_);
+      written_ += n;
+    }
+  }
+  // n more bytes at the end, for the caller to fill.
+  std::byte* extend(std::size_t n) {
+    if (vector_ == nullptr) {
+      written_ += n;
+      return to_ + (written_ - n);
+    }
+    const std::size_t at = vector_->size();
+    vector_->resize(at + n);
+    return vector_->data() + at;
+  }
+
+ private:
+  std::vector<std::byte>* vector_ = nullptr;
+  std::byte* to_ = nullptr;
+  std::size_t written_ = 0;
+};
+
 // Reads nodes in pre-order from a combined encoding or a slice (tree), or parents from an
 // outboard encoding and chunks from its input (data), and appends the input bytes of
 // [want_from, want_to) to out. Subtrees wholly outside [start, end) are not visited; in a
@@ -30,8 +62,7 @@ class decoder {
   /// batches: check subtrees of up to 256 chunks at once (else node by node, which appends
   /// every checked leaf before a failure to out, as Bao's own decoder hands them out).
   decoder(const source& src, const geometry& g, std::uint64_t start, std::uint64_t end,
-          std::uint64_t want_from, std::uint64_t want_to, std::vector<std::byte>& out,
-          bool batches = true)
+          std::uint64_t want_from, std::uint64_t want_to, sink out, bool batches = true)
       : src_(src),
         g_(g),
         start_(start),
@@ -72,7 +103,7 @@ class decoder {
       if (leaf_cv(leaf, len, offset, is_root) != expected) fail(errc::hash_mismatch, node_at);
       const std::uint64_t from = std::max(offset, want_from_);
       const std::uint64_t to = std::min(offset + len, want_to_);
-      if (from < to) out_.insert(out_.end(), leaf + (from - offset), leaf + (to - offset));
+      if (from < to) out_.append(leaf + (from - offset), static_cast<std::size_t>(to - from));
       return;
     }
     const std::uint64_t node_at = at_;
@@ -97,11 +128,10 @@ class decoder {
     if (src_.outboard && !holds(src_.data, src_.data_base, offset, len)) return false;
     // The parents into one row, the leaves (of a combined encoding or slice) after out's end.
     parents_.clear();
-    const std::size_t out_at = out_.size();
-    if (!src_.outboard) out_.resize(out_at + static_cast<std::size_t>(len));
-    gather(0, len, at_, out_.data() + out_at);
+    std::byte* gathered = src_.outboard ? nullptr : out_.extend(static_cast<std::size_t>(len));
+    gather(0, len, at_, gathered);
     const std::byte* leaves =
-        src_.outboard ? src_.data.data() + (offset - src_.data_base) : out_.data() + out_at;
+        src_.outboard ? src_.data.data() + (offset - src_.data_base) : gathered;
     levels_.hash(leaves, len, offset);
     const std::size_t parents = parents_.size() / parent_size;
     parent_cvs_.resize(parents * k3::out_len);
@@ -110,7 +140,7 @@ class decoder {
     std::size_t next_parent = 0;
     check(offset, 0, len, expected.data(), at_, next_parent);
     at_ += size;
-    if (src_.outboard) out_.insert(out_.end(), leaves, leaves + len);
+    if (src_.outboard) out_.append(leaves, static_cast<std::size_t>(len));
     return true;
   }
 
@@ -167,7 +197,7 @@ class decoder {
   const source& src_;
   const geometry& g_;
   std::uint64_t start_, end_, want_from_, want_to_;
-  std::vector<std::byte>& out_;
+  sink out_;
   bool batches_;
   std::uint64_t at_ = header_size;
   // whole_subtree's rows: the stored parents, their chaining values, the nodes from the leaves.

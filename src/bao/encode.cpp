@@ -15,16 +15,20 @@ namespace {
 // parent, its left subtree, its right subtree; the input too unless outboard), and returns its
 // chaining value, or the root hash where is_root. The input may start at input byte in_base and
 // out at encoding byte out_base (a part of each, when encoding in pieces).
+// Given a pool, subtrees larger than `piece` bytes encode their halves on two of its threads.
 class encoder {
  public:
   encoder(std::span<const std::byte> input, const geometry& g, bool outboard, std::byte* out,
-          std::uint64_t in_base = 0, std::uint64_t out_base = 0)
+          std::uint64_t in_base = 0, std::uint64_t out_base = 0,
+          fastblake::thread_pool* pool = nullptr, std::uint64_t piece = 0)
       : input_(input),
         g_(g),
         outboard_(outboard),
         out_(out),
         in_base_(in_base),
-        out_base_(out_base) {}
+        out_base_(out_base),
+        pool_(pool),
+        piece_(piece) {}
 
   cv_bytes subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
     const std::byte* data = in(offset);
@@ -42,9 +46,16 @@ class encoder {
       return top;
     }
     const std::uint64_t left = geometry::left_len(len);
-    const cv_bytes l = subtree(offset, left, at + parent_size, false);
-    const cv_bytes r = subtree(offset + left, len - left,
-                               at + parent_size + g_.subtree_size(left, outboard_), false);
+    const std::uint64_t right_at = at + parent_size + g_.subtree_size(left, outboard_);
+    cv_bytes l, r;
+    if (pool_ != nullptr && len > piece_) {
+      encoder right_side(input_, g_, outboard_, out_, in_base_, out_base_, pool_, piece_);
+      pool_->join([&] { l = subtree(offset, left, at + parent_size, false); },
+                  [&] { r = right_side.subtree(offset + left, len - left, right_at, false); });
+    } else {
+      l = subtree(offset, left, at + parent_size, false);
+      r = subtree(offset + left, len - left, right_at, false);
+    }
     std::byte* parent = out(at);
     std::memcpy(parent, l.data(), l.size());
     std::memcpy(parent + l.size(), r.data(), r.size());
@@ -77,6 +88,8 @@ class encoder {
   bool outboard_;
   std::byte* out_;
   std::uint64_t in_base_, out_base_;
+  fastblake::thread_pool* pool_;
+  std::uint64_t piece_;
   subtree_levels levels_;
 };
 
@@ -172,25 +185,44 @@ fastblake::blake3::digest encode_pieces(std::uint64_t content_len,
       piece_encoder(input, output, g, outboard, pool).subtree(0, content_len, header_size, true));
 }
 
+// The pool an in-memory encoding of `bytes` runs on: the one given, else the default pool where
+// hash() would take it for that size (nullptr: the calling thread alone).
+struct threads {
+  fastblake::thread_pool* pool;
+  bool automatic;
+  fastblake::thread_pool* for_size(std::size_t bytes) const {
+    return automatic ? k3::tree::automatic_input_pool(bytes) : pool;
+  }
+};
+
+// The pieces a pool's threads take: two a thread, never below one batch of subtree_levels.
+std::uint64_t piece_for(std::uint64_t len, const fastblake::thread_pool& pool) {
+  return std::max<std::uint64_t>(subtree_levels::max_len, len / (2 * pool.size()));
+}
+
 fastblake::blake3::digest encode_into(std::span<const std::byte> input, std::span<std::byte> out,
-                                      unsigned group_log, bool outboard) {
+                                      unsigned group_log, bool outboard, threads t) {
   const geometry g(input.size(), group_log);
   if (out.size() < header_size + g.subtree_size(input.size(), outboard)) {
     throw std::length_error("fastblake::bao: the output is smaller than the encoding");
   }
   write_header(input.size(), out.data());
+  fastblake::thread_pool* pool = t.for_size(input.size());
+  if (pool != nullptr && pool->size() < 2) pool = nullptr;
   return fastblake::blake3::digest(
-      encoder(input, g, outboard, out.data()).subtree(0, input.size(), header_size, true));
+      encoder(input, g, outboard, out.data(), 0, 0, pool,
+              pool != nullptr ? piece_for(input.size(), *pool) : 0)
+          .subtree(0, input.size(), header_size, true));
 }
 
 fastblake::bao::encoding encode_any(std::span<const std::byte> input, unsigned group_log,
-                                    bool outboard) {
+                                    bool outboard, threads t) {
   const std::uint64_t size =
       header_size + geometry(input.size(), group_log).subtree_size(input.size(), outboard);
   if (size > std::numeric_limits<std::size_t>::max()) throw std::bad_alloc();
   fastblake::bao::encoding e;
   e.bytes.resize(static_cast<std::size_t>(size));
-  e.hash = encode_into(input, e.bytes, group_log, outboard);
+  e.hash = encode_into(input, e.bytes, group_log, outboard, t);
   return e;
 }
 
@@ -280,22 +312,46 @@ std::uint64_t outboard_size(std::uint64_t content_len, unsigned group_log) {
   return header_size + geometry(content_len, group_log).subtree_size(content_len, true);
 }
 
+namespace {
+constexpr internal::bao::threads automatic{nullptr, true};
+internal::bao::threads on(thread_pool& pool) { return {&pool, false}; }
+}  // namespace
+
 encoding encode(std::span<const std::byte> input, unsigned group_log) {
-  return internal::bao::encode_any(input, group_log, false);
+  return internal::bao::encode_any(input, group_log, false, automatic);
 }
 
 encoding encode_outboard(std::span<const std::byte> input, unsigned group_log) {
-  return internal::bao::encode_any(input, group_log, true);
+  return internal::bao::encode_any(input, group_log, true, automatic);
 }
 
 blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out,
                       unsigned group_log) {
-  return internal::bao::encode_into(input, out, group_log, false);
+  return internal::bao::encode_into(input, out, group_log, false, automatic);
 }
 
 blake3::digest encode_outboard(std::span<const std::byte> input, std::span<std::byte> out,
                                unsigned group_log) {
-  return internal::bao::encode_into(input, out, group_log, true);
+  return internal::bao::encode_into(input, out, group_log, true, automatic);
+}
+
+encoding encode(std::span<const std::byte> input, thread_pool& pool, unsigned group_log) {
+  return internal::bao::encode_any(input, group_log, false, on(pool));
+}
+
+encoding encode_outboard(std::span<const std::byte> input, thread_pool& pool,
+                         unsigned group_log) {
+  return internal::bao::encode_any(input, group_log, true, on(pool));
+}
+
+blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out,
+                      thread_pool& pool, unsigned group_log) {
+  return internal::bao::encode_into(input, out, group_log, false, on(pool));
+}
+
+blake3::digest encode_outboard(std::span<const std::byte> input, std::span<std::byte> out,
+                               thread_pool& pool, unsigned group_log) {
+  return internal::bao::encode_into(input, out, group_log, true, on(pool));
 }
 
 blake3::digest encode(std::uint64_t content_len, const read_at_function& input,

@@ -212,6 +212,78 @@ TEST(BaoEncode, IntoABufferOfTheCallers) {
   }
 }
 
+// On threads: the encoders give what one thread gives, and the decoder into a buffer hands out
+// the input, or fails where the one-thread decoder fails, whatever the pool.
+TEST(BaoThreads, EncodeAndDecodeOnAnyPoolAsOnOneThread) {
+  random_source rng(test_seed() + 97);
+  const auto random = rng.bytes((3u << 20) + 1025);
+  thread_pool one(1), two(2), three(3), four(4);
+  for (std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{1025}, std::size_t{262143},
+                          std::size_t{262145}, std::size_t{(1u << 20) + 77}, random.size()}) {
+    const std::span<const std::byte> input(random.data(), len);
+    for (unsigned k : {0u, 4u}) {
+      SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k));
+      const bao::encoding combined = bao::encode(input, one, k);
+      const bao::encoding outboard = bao::encode_outboard(input, one, k);
+      EXPECT_EQ(combined.hash, b3::hash(input));
+      EXPECT_EQ(bao::encode(input, k).bytes, combined.bytes);
+      EXPECT_EQ(bao::encode_outboard(input, k).bytes, outboard.bytes);
+      byte_vector out(len + 3, std::byte{0xee});
+      for (thread_pool* pool : {&one, &two, &three, &four}) {
+        SCOPED_TRACE(std::to_string(pool->size()) + " threads");
+        EXPECT_EQ(bao::encode(input, *pool, k).bytes, combined.bytes);
+        EXPECT_EQ(bao::encode_outboard(input, *pool, k).bytes, outboard.bytes);
+        std::fill(out.begin(), out.end(), std::byte{0xee});
+        EXPECT_EQ(bao::decode(combined.hash, combined.bytes, out, *pool, k), len);
+        EXPECT_TRUE(std::equal(input.begin(), input.end(), out.begin()));
+        EXPECT_EQ(out[len], std::byte{0xee});
+        std::fill(out.begin(), out.end(), std::byte{0xee});
+        EXPECT_EQ(bao::decode_outboard(outboard.hash, outboard.bytes, input, out, *pool, k), len);
+        EXPECT_TRUE(std::equal(input.begin(), input.end(), out.begin()));
+        // Corruptions past the header (a header that claims more than out holds is a
+        // std::length_error): where the one-thread decoder fails.
+        for (int trial = 0; trial < 6 && len > 0; ++trial) {
+          const std::uint64_t at =
+              bao::header_size + rng.below(combined.bytes.size() - bao::header_size);
+          const byte_vector bad = flipped(combined.bytes, at);
+          const std::uint64_t expected =
+              bao_error_offset([&] { bao::decode(combined.hash, bad, k); });
+          EXPECT_EQ(bao_error_offset([&] { bao::decode(combined.hash, bad, out, *pool, k); }),
+                    expected)
+              << "corrupted at " << at;
+          const byte_vector bad_data = flipped(byte_vector(input.begin(), input.end()),
+                                               len == 0 ? 0 : rng.below(len));
+          if (len > 0) {
+            EXPECT_EQ(bao_error_offset([&] {
+                        bao::decode_outboard(outboard.hash, outboard.bytes, bad_data, out, *pool, k);
+                      }),
+                      bao_error_offset([&] {
+                        bao::decode_outboard(outboard.hash, outboard.bytes, bad_data, k);
+                      }));
+          }
+        }
+        // A length off by one either way: out holds it; the error is the one-thread one's.
+        const byte_vector lie = flipped(combined.bytes, 0);
+        EXPECT_EQ(bao_error_offset([&] { bao::decode(combined.hash, lie, out, *pool, k); }),
+                  bao_error_offset([&] { bao::decode(combined.hash, lie, k); }));
+        const auto cut = std::span(combined.bytes).first(combined.bytes.size() - 1);
+        EXPECT_EQ(bao_error_offset([&] { bao::decode(combined.hash, cut, out, *pool, k); }),
+                  bao_error_offset([&] { bao::decode(combined.hash, cut, k); }));
+        if (len > 0) {
+          EXPECT_THROW(bao::decode(combined.hash, combined.bytes, std::span(out).first(len - 1),
+                                   *pool, k),
+                       std::length_error);
+        }
+      }
+      std::fill(out.begin(), out.end(), std::byte{0xee});
+      EXPECT_EQ(bao::decode(combined.hash, combined.bytes, out, k), len);
+      EXPECT_TRUE(std::equal(input.begin(), input.end(), out.begin()));
+      EXPECT_EQ(bao::decode_outboard(outboard.hash, outboard.bytes, input, out, k), len);
+      EXPECT_TRUE(std::equal(input.begin(), input.end(), out.begin()));
+    }
+  }
+}
+
 // ---- chunk groups ----
 
 // The group-k encoding made from the group-0 one: every parent of a subtree of at most 2^k
