@@ -3,8 +3,8 @@
 // serial hashing per backend next to the official C and the official Rust crate; hash_many
 // (batch) against a loop of one-shot hashes; parallel hashing on 1..N threads of a pool next to
 // the Rust crate's update_rayon; automatic hashing; extendable output on threads; and single
-// calls after the pool has gone idle. blake2_bench.cpp, file_bench.cpp and cli_bench.cpp add
-// theirs.
+// calls after the pool has gone idle. blake2_bench.cpp, bao_bench.cpp, file_bench.cpp and
+// cli_bench.cpp add theirs.
 //
 // Every row's digest is checked against the portable backend before it is timed; a row that
 // fails skips and makes the run exit with status 1. `fastblake-bench --validate FILE` checks
@@ -377,6 +377,7 @@ int main(int argc, char** argv) {
   fastblake::bench::detected_backend();
   register_all();
   fastblake::bench::register_blake2();
+  fastblake::bench::register_bao();
 #if defined(FASTBLAKE_BENCH_FILES)
   fastblake::bench::register_files();
 #endif

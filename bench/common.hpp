@@ -85,7 +85,11 @@ inline constexpr const char* timing_classes[] = {"serial",
                                                  "gpu-resident",
                                                  "gpu-end-to-end",
                                                  "gpu-batch",
-                                                 "gpu-file"};
+                                                 "gpu-file",
+                                                 "encode",
+                                                 "encode-outboard",
+                                                 "decode",
+                                                 "decode-outboard"};
 
 /// A row's name: `<family>/<class>/<implementation>[/<threads>t][/x<count>]/<bytes>`, where
 /// bytes is what one call hashes (all `count` inputs together), threads is named only where
@@ -137,6 +141,9 @@ benchmark::internal::Benchmark* add_row(const std::string& name, Fn fn, Args... 
 
 /// Registers the BLAKE2 and SHA-256 rows (blake2_bench.cpp).
 void register_blake2();
+
+/// Registers the Bao rows (bao_bench.cpp).
+void register_bao();
 
 /// Registers the file-hashing rows (file_bench.cpp, POSIX only).
 void register_files();

@@ -21,13 +21,14 @@ from collections import namedtuple
 # The implementations that are not fastblake, in the order their columns appear.
 REFERENCES = ["official_c", "rust", "rust_rayon", "libb2", "openssl", "libsodium",
               "official_b3sum", "coreutils_b2sum", "coreutils_sha256sum", "coreutils_cat",
-              "cuda_memcpy"]
+              "cuda_memcpy", "blake3_hash"]
 BACKENDS = ["avx512", "avx2", "sse41", "sse2", "neon", "portable"]
-FAMILIES = ["blake3", "blake2b", "blake2s", "blake2bp", "blake2sp", "sha256"]
+FAMILIES = ["blake3", "blake2b", "blake2s", "blake2bp", "blake2sp", "sha256", "bao"]
 CLASSES = ["serial", "parallel", "auto", "batch", "xof", "serial-idle", "auto-idle",
            "parallel-idle", "file-read", "file-read-cold", "file-mmap", "file-mmap-cold",
            "file-mmap-parallel", "file-mmap-parallel-cold", "file-auto", "file-auto-cold", "cli", "cli-cold", "gpu-resident",
-           "gpu-end-to-end", "gpu-batch", "gpu-file"]
+           "gpu-end-to-end", "gpu-batch", "gpu-file", "encode", "encode-outboard", "decode",
+           "decode-outboard"]
 CLASS_TEXT = {
     "serial": "one thread",
     "parallel": "a pool of N threads (Nt)",
@@ -54,6 +55,12 @@ CLASS_TEXT = {
                       "same bytes from pinned memory",
     "gpu-batch": "many inputs in one GPU buffer, one digest each",
     "gpu-file": "a file in the page cache, hashed on the GPU",
+    "encode": "Bao's combined encoding in memory, next to blake3::hash() of the same input on "
+              "the same threads",
+    "encode-outboard": "Bao's outboard encoding in memory, next to blake3::hash()",
+    "decode": "a combined Bao encoding checked into a buffer, next to blake3::hash()",
+    "decode-outboard": "an outboard and its input checked into a buffer, next to "
+                       "blake3::hash()",
 }
 # The summary's groups, each comparing fastblake's fastest row with each reference's fastest
 # among the classes named: "any threads" is the fastest way each library has to hash one

@@ -251,7 +251,7 @@ std::string row_name_problem(std::string_view name) {
   static const std::regex scheme = [] {
     std::string classes;
     for (const char* c : timing_classes) classes.append(classes.empty() ? "" : "|").append(c);
-    std::string pattern = "(blake3|blake2b|blake2s|blake2bp|blake2sp|sha256)/(";
+    std::string pattern = "(blake3|blake2b|blake2s|blake2bp|blake2sp|sha256|bao)/(";
     pattern.append(classes).append(")/[a-z0-9_-]+(/[1-9][0-9]*t)?(/x[1-9][0-9]*)?/[1-9][0-9]*");
     pattern.append("(/iterations:[0-9]+)?(/real_time)?");
     return std::regex(pattern);
