@@ -30,7 +30,7 @@ void bao_row(benchmark::State& state, operation op, std::size_t threads, std::si
   std::vector<std::byte> encoded(bao::encoded_size(size)), outboard(bao::outboard_size(size));
   bao::encode(in, encoded);
   bao::encode_outboard(in, outboard);
-  std::vector<std::byte> out(op == operation::encode           ? encoded.size()
+  std::vector<std::byte> out(op == operation::encode            ? encoded.size()
                              : op == operation::encode_outboard ? outboard.size()
                                                                 : size);
   const auto call = [&]() -> bool {

@@ -61,7 +61,9 @@ void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t
   const std::uint64_t left = geometry::left_len(len);
   const std::uint64_t right_at = at + parent_size + g.subtree_size(left, src.outboard);
   pool.join(
-      [&] { decode_on_pool(src, g, offset, left, at + parent_size, left_cv, false, out, pool, piece); },
+      [&] {
+        decode_on_pool(src, g, offset, left, at + parent_size, left_cv, false, out, pool, piece);
+      },
       [&] {
         decode_on_pool(src, g, offset + left, len - left, right_at, right_cv, false, out, pool,
                        piece);
@@ -80,8 +82,9 @@ std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::
   if (out.size() < content_len) {
     throw std::length_error("fastblake::bao: the output is smaller than the encoded input");
   }
-  if (automatic) pool = k3::tree::automatic_input_pool(static_cast<std::size_t>(
-                      std::min<std::uint64_t>(content_len, ~std::size_t{0})));
+  if (automatic)
+    pool = k3::tree::automatic_input_pool(
+        static_cast<std::size_t>(std::min<std::uint64_t>(content_len, ~std::size_t{0})));
   const bool whole = src.tree.size() >= header_size + g.subtree_size(content_len, src.outboard) &&
                      (!src.outboard || src.data.size() >= content_len);
   cv_bytes root;

@@ -209,10 +209,9 @@ fastblake::blake3::digest encode_into(std::span<const std::byte> input, std::spa
   write_header(input.size(), out.data());
   fastblake::thread_pool* pool = t.for_size(input.size());
   if (pool != nullptr && pool->size() < 2) pool = nullptr;
-  return fastblake::blake3::digest(
-      encoder(input, g, outboard, out.data(), 0, 0, pool,
-              pool != nullptr ? piece_for(input.size(), *pool) : 0)
-          .subtree(0, input.size(), header_size, true));
+  return fastblake::blake3::digest(encoder(input, g, outboard, out.data(), 0, 0, pool,
+                                           pool != nullptr ? piece_for(input.size(), *pool) : 0)
+                                       .subtree(0, input.size(), header_size, true));
 }
 
 fastblake::bao::encoding encode_any(std::span<const std::byte> input, unsigned group_log,
@@ -339,13 +338,12 @@ encoding encode(std::span<const std::byte> input, thread_pool& pool, unsigned gr
   return internal::bao::encode_any(input, group_log, false, on(pool));
 }
 
-encoding encode_outboard(std::span<const std::byte> input, thread_pool& pool,
-                         unsigned group_log) {
+encoding encode_outboard(std::span<const std::byte> input, thread_pool& pool, unsigned group_log) {
   return internal::bao::encode_any(input, group_log, true, on(pool));
 }
 
-blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out,
-                      thread_pool& pool, unsigned group_log) {
+blake3::digest encode(std::span<const std::byte> input, std::span<std::byte> out, thread_pool& pool,
+                      unsigned group_log) {
   return internal::bao::encode_into(input, out, group_log, false, on(pool));
 }
 

@@ -24,18 +24,18 @@ struct kernel_mode {
 /// --variants). Each differs from `unrolled`, the first written, in one respect, but
 /// `rolled_compact`, the default: the two single changes that won on an H200 (docs/cuda.md).
 enum class resident_variant : std::uint8_t {
-  unrolled,    // the sixteen compressions of a chunk fully unrolled, 16-byte loads
-  rolled,      // a rolled loop over the blocks, the next block prefetched into registers
-  imad,        // additions split between the integer ALU and the multiply-add pipe
-  compact,     // in-block reduction with the active threads contiguous
-  pairs,       // two chunks a thread, merged in registers before the in-block reduction
-  one_launch,  // the whole reduction in one launch: the last block of a group goes on up
-  staged,      // each block's input staged through shared memory by coalesced async copies
+  unrolled,        // the sixteen compressions of a chunk fully unrolled, 16-byte loads
+  rolled,          // a rolled loop over the blocks, the next block prefetched into registers
+  imad,            // additions split between the integer ALU and the multiply-add pipe
+  compact,         // in-block reduction with the active threads contiguous
+  pairs,           // two chunks a thread, merged in registers before the in-block reduction
+  one_launch,      // the whole reduction in one launch: the last block of a group goes on up
+  staged,          // each block's input staged through shared memory by coalesced async copies
   rolled_compact,  // rolled and compact together
 };
 inline constexpr resident_variant resident_variants[] = {
-    resident_variant::unrolled, resident_variant::rolled, resident_variant::imad,
-    resident_variant::compact,  resident_variant::pairs,  resident_variant::one_launch,
+    resident_variant::unrolled, resident_variant::rolled,        resident_variant::imad,
+    resident_variant::compact,  resident_variant::pairs,         resident_variant::one_launch,
     resident_variant::staged,   resident_variant::rolled_compact};
 
 /// How hash_batch hashes one input a thread.

@@ -251,15 +251,15 @@ TEST(BaoThreads, EncodeAndDecodeOnAnyPoolAsOnOneThread) {
           EXPECT_EQ(bao_error_offset([&] { bao::decode(combined.hash, bad, out, *pool, k); }),
                     expected)
               << "corrupted at " << at;
-          const byte_vector bad_data = flipped(byte_vector(input.begin(), input.end()),
-                                               len == 0 ? 0 : rng.below(len));
+          const byte_vector bad_data =
+              flipped(byte_vector(input.begin(), input.end()), len == 0 ? 0 : rng.below(len));
           if (len > 0) {
-            EXPECT_EQ(bao_error_offset([&] {
-                        bao::decode_outboard(outboard.hash, outboard.bytes, bad_data, out, *pool, k);
-                      }),
-                      bao_error_offset([&] {
-                        bao::decode_outboard(outboard.hash, outboard.bytes, bad_data, k);
-                      }));
+            EXPECT_EQ(
+                bao_error_offset([&] {
+                  bao::decode_outboard(outboard.hash, outboard.bytes, bad_data, out, *pool, k);
+                }),
+                bao_error_offset(
+                    [&] { bao::decode_outboard(outboard.hash, outboard.bytes, bad_data, k); }));
           }
         }
         // A length off by one either way: out holds it; the error is the one-thread one's.
@@ -270,9 +270,9 @@ TEST(BaoThreads, EncodeAndDecodeOnAnyPoolAsOnOneThread) {
         EXPECT_EQ(bao_error_offset([&] { bao::decode(combined.hash, cut, out, *pool, k); }),
                   bao_error_offset([&] { bao::decode(combined.hash, cut, k); }));
         if (len > 0) {
-          EXPECT_THROW(bao::decode(combined.hash, combined.bytes, std::span(out).first(len - 1),
-                                   *pool, k),
-                       std::length_error);
+          EXPECT_THROW(
+              bao::decode(combined.hash, combined.bytes, std::span(out).first(len - 1), *pool, k),
+              std::length_error);
         }
       }
       std::fill(out.begin(), out.end(), std::byte{0xee});

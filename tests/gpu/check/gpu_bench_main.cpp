@@ -75,14 +75,15 @@ std::vector<std::pair<std::string, std::string>> context_of(const char* gpu) {
   char date[32] = "";
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+#if defined(__clang__)
+  const std::string compiler = "clang " __clang_version__;
+#else
+  const std::string compiler = "gcc " __VERSION__;
+#endif
   return {{"gpu", gpu},
           {"cpu_model", cpu},
           {"num_cpus", std::to_string(std::thread::hardware_concurrency())},
-#if defined(__clang__)
-          {"compiler", "clang " __clang_version__},
-#elif defined(__GNUC__)
-          {"compiler", "gcc " __VERSION__},
-#endif
+          {"compiler", compiler},
           {"commit", commit != nullptr ? commit : "unknown"},
           {"detected_backend", std::string("cuda on ") + gpu},
           {"date", date}};
@@ -215,9 +216,8 @@ int main(int argc, char** argv) {
             for (std::size_t i : {std::size_t{0}, batch_count / 2, batch_count - 1}) {
               b3::digest::bytes_type d;
               cudaMemcpy(d.data(), digests + 32 * i, 32, cudaMemcpyDeviceToHost);
-              if (b3::digest(d) !=
-                  b3::hash_serial(
-                      std::span<const std::byte>(host.data() + i * batch_item, batch_item))) {
+              if (b3::digest(d) != b3::hash_serial(std::span<const std::byte>(
+                                       host.data() + i * batch_item, batch_item))) {
                 return false;
               }
             }
