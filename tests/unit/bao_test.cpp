@@ -224,8 +224,8 @@ TEST(BaoThreads, EncodeAndDecodeOnAnyPoolAsOnOneThread) {
     bool outboard_data;  // the input is damaged, under the outboard encoding
     std::uint64_t offset;
   };
-  for (std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{1025}, std::size_t{262145},
-                          std::size_t{(1u << 20) + 77}, random.size()}) {
+  for (std::size_t len :
+       {std::size_t{0}, std::size_t{1}, std::size_t{1025}, std::size_t{262145}, random.size()}) {
     const std::span<const std::byte> input(random.data(), len);
     for (unsigned k : {0u, 4u}) {
       SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k));
