@@ -12,6 +12,14 @@ std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::
                           std::span<std::byte> out, unsigned group_log,
                           fastblake::thread_pool* pool, bool automatic);
 
+// Whether the bytes given hold the whole encoding of content_len bytes (the input too, beside
+// an outboard): only then may the header size an output, or the work be split.
+bool holds_whole_encoding(const decoder::source& src, const geometry& g,
+                          std::uint64_t content_len) {
+  return src.tree.size() >= header_size + g.subtree_size(content_len, src.outboard) &&
+         (!src.outboard || src.data.size() >= content_len);
+}
+
 std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const decoder::source& src,
                                   std::uint64_t start, std::uint64_t count, bool whole,
                                   unsigned group_log) {
@@ -24,10 +32,7 @@ std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const d
   const std::uint64_t given = src.outboard ? src.data.size() : src.tree.size();
   out.reserve(
       static_cast<std::size_t>(std::min({content_len, given, whole ? content_len : count})));
-  const bool complete =
-      src.tree.size() >= header_size + g.subtree_size(content_len, src.outboard) &&
-      (!src.outboard || src.data.size() >= content_len);
-  if (whole && complete && content_len > subtree_levels::max_len) {
+  if (whole && holds_whole_encoding(src, g, content_len) && content_len > subtree_levels::max_len) {
     // Every byte is there, so the header may size the output: the threads write into it.
     out.resize(static_cast<std::size_t>(content_len));
     decode_into(hash, src, out, group_log, nullptr, true);
@@ -85,8 +90,7 @@ std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::
   if (automatic)
     pool = k3::tree::automatic_input_pool(
         static_cast<std::size_t>(std::min<std::uint64_t>(content_len, ~std::size_t{0})));
-  const bool whole = src.tree.size() >= header_size + g.subtree_size(content_len, src.outboard) &&
-                     (!src.outboard || src.data.size() >= content_len);
+  const bool whole = holds_whole_encoding(src, g, content_len);
   cv_bytes root;
   std::copy_n(hash.data(), root.size(), root.begin());
   if (pool != nullptr && pool->size() > 1 && whole && content_len > subtree_levels::max_len) {
