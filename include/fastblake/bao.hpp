@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <span>
@@ -28,6 +29,7 @@
 
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
+#include <fastblake/file.hpp>
 #include <fastblake/thread_pool.hpp>
 
 namespace fastblake::bao {
@@ -138,6 +140,32 @@ FASTBLAKE_API blake3::digest encode_outboard(std::uint64_t content_len,
                                              const read_at_function& input,
                                              const write_at_function& out, thread_pool& pool,
                                              unsigned group_log = 0);
+
+#if defined(__unix__) || defined(__APPLE__)
+/// The combined encoding of the regular file at path, or open as fd (from its offset on),
+/// written with out as it is made: read as the file functions of <fastblake/file.hpp> read
+/// (the options' strategy, pool, progress and max_length), by default mapped in windows of
+/// 16 MiB, each encoded on the pool's threads straight from the mapping, in bounded memory (a
+/// window's encoding, or a few chunk groups where groups are larger). Their guarantees hold: a
+/// file that shrinks while it is encoded fails with file_errc::truncated, one that grows is
+/// encoded at the length it had when encoding began. Throws std::system_error whose message
+/// names the file (std::errc::invalid_argument for a file that is not regular, whose length is
+/// not known before its end: encode it from a copy), bao::error (invalid_group), and what out
+/// throws; out may then hold part of an encoding.
+FASTBLAKE_API blake3::digest encode_file(const std::filesystem::path& path,
+                                         const write_at_function& out,
+                                         const file_options& options = {}, unsigned group_log = 0);
+FASTBLAKE_API blake3::digest encode_fd(int fd, const write_at_function& out,
+                                       const file_options& options = {}, unsigned group_log = 0);
+/// The same for the outboard encoding.
+FASTBLAKE_API blake3::digest encode_outboard_file(const std::filesystem::path& path,
+                                                  const write_at_function& out,
+                                                  const file_options& options = {},
+                                                  unsigned group_log = 0);
+FASTBLAKE_API blake3::digest encode_outboard_fd(int fd, const write_at_function& out,
+                                                const file_options& options = {},
+                                                unsigned group_log = 0);
+#endif
 
 /// The input a combined encoding holds, checked against hash. Bytes after the encoding's end
 /// are ignored, as every Bao decoder ignores them.

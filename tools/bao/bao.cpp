@@ -324,8 +324,8 @@ int hash(const arguments& a) {
 }
 
 // Standard input, or anything else that is no regular file, copied into an unnamed temporary
-// file first: the encoder reads its input in pieces, and needs its length before it starts.
-void make_readable_at(stream& in) {
+// file first: the encoder needs the input's length before it starts.
+void make_regular(stream& in) {
   struct stat st {};
   if (::fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode)) return;
   const char* dir = std::getenv("TMPDIR");
@@ -342,6 +342,7 @@ void make_readable_at(stream& in) {
       fatal(os_error(errno));
     }
   }
+  if (::lseek(spool, 0, SEEK_SET) != 0) fatal(os_error(errno));
   if (in.owned) ::close(in.fd);
   in.fd = spool;
   in.owned = true;
@@ -355,20 +356,19 @@ int encode(const arguments& a) {
   const std::string* out_path = a.outboard ? &*a.outboard : &a.positional[1];
   if (names_standard(out_path)) fatal("output must be a real file");
   open_output(out, out_path);
-  make_readable_at(in);
-  struct stat st {};
-  if (::fstat(in.fd, &st) != 0) fatal(os_error(errno));
-  const auto len = static_cast<std::uint64_t>(st.st_size);
+  make_regular(in);
   try {
-    fastblake::thread_pool& pool = fastblake::thread_pool::default_pool();
+    // As the file functions read: a big file mapped in windows, each encoded on every core.
     if (a.outboard) {
-      bao::encode_outboard(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), pool, k);
+      bao::encode_outboard_fd(in.fd, bao::write_to_fd(out.fd), {}, k);
     } else {
-      bao::encode(len, bao::read_from_fd(in.fd), bao::write_to_fd(out.fd), pool, k);
+      bao::encode_fd(in.fd, bao::write_to_fd(out.fd), {}, k);
     }
-  } catch (const bao::error& e) {
-    fatal("the input ended at byte " + std::to_string(e.offset()) + ", before its length " +
-          std::to_string(len) + " when encoding began");
+  } catch (const std::system_error& e) {
+    if (e.code() == fastblake::file_errc::truncated) {
+      fatal("the input shrank while it was being encoded");
+    }
+    fatal(message_of(e));
   } catch (const std::exception& e) {
     fatal(message_of(e));
   }
