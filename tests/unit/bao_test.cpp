@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -851,8 +852,13 @@ TEST(BaoFiles, EncodeFileErrors) {
 
   const auto input = rng.bytes((6u << 20) + 77);
   const std::string path = dir + "/bao-shrinks";
+  // (Under an emulator that delivers no SIGBUS for a shrunk mapped file, qemu-user on
+  // big-endian guests, reads only.)
+  const bool mapped_sigbus = std::getenv("FASTBLAKE_TEST_NO_MAPPED_SIGBUS") == nullptr;
   for (file_strategy strategy : {file_strategy::read, file_strategy::mmap,
                                  file_strategy::mmap_parallel, file_strategy::stream}) {
+    const bool mapped = strategy == file_strategy::mmap || strategy == file_strategy::mmap_parallel;
+    if (mapped && !mapped_sigbus) continue;
     SCOPED_TRACE(static_cast<int>(strategy));
     {
       std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -862,7 +868,8 @@ TEST(BaoFiles, EncodeFileErrors) {
     file_options options;
     options.strategy = strategy;
     options.progress_step = 1u << 20;
-    // The first node written cuts the file to 2 MiB + 5 (part of a page: no SIGBUS there).
+    // The first node written cuts the file to 2 MiB + 5: mapped, the loads past its new last
+    // page fault with SIGBUS, which the guard turns into the error.
     bool cut = false;
     const bao::write_at_function shrink = [&](std::uint64_t at, std::span<const std::byte>) {
       if (at != 0 && !cut) {
