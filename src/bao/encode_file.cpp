@@ -87,7 +87,7 @@ class file_encoder final : public file_sink {
       received_ = g_.content_len;
       return finish(at, bytes, pool);
     }
-    const std::size_t whole_len = bytes.size() / unit_ * unit_;
+    const auto whole_len = static_cast<std::size_t>(bytes.size() / unit_ * unit_);
     if (whole_len != 0) {
       whole(received_, bytes.first(whole_len), pool);
       received_ += whole_len;
