@@ -10,14 +10,14 @@ Usage: b3sum_test.py PATH_TO_OUR_B3SUM
        (FASTBLAKE_FAIL_IO: the fault-injection library, which slows reads for --progress)
 """
 import os
-import pty
 import resource
-import select
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+import terminal
 
 OURS = os.path.abspath(sys.argv[1])
 # FASTBLAKE_B3SUM_REFERENCE: a build of the newest official b3sum, where one is at hand, in place
@@ -400,29 +400,8 @@ with tempfile.TemporaryDirectory() as d:
     with open(slow, "wb") as f:
         f.truncate(96 << 20)
     def progress_run(args):
-        leader, follower = pty.openpty()
-        # A sanitizer build must accept the fault-injection library ahead of its runtime.
-        env = dict(ENV, LD_PRELOAD=os.environ.get("FASTBLAKE_FAIL_IO", ""),
-                   FASTBLAKE_DELAY_PATH="slow", FASTBLAKE_DELAY_US="20000",
-                   ASAN_OPTIONS=ENV.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
-        started = time.monotonic()
-        p = subprocess.Popen([OURS, "--progress", "--no-mmap"] + args, cwd=d, env=env,
-                             stdout=subprocess.PIPE, stderr=follower)
-        os.close(follower)
-        drawn = b""
-        while True:
-            ready, _, _ = select.select([leader], [], [], 30)
-            if not ready:
-                break
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            drawn += chunk
-        out = p.stdout.read()
-        return p.wait(timeout=60), out, drawn, time.monotonic() - started
+        return terminal.run_slowly_on_a_terminal([OURS, "--progress", "--no-mmap"] + args, d,
+                                                 ENV, "slow", 20000)
     if os.environ.get("FASTBLAKE_FAIL_IO"):
         status, out, drawn, seconds = progress_run(["slow", "abc"])
         check("--progress: status and output", (status, out.count(b"\n")), (0, 2))

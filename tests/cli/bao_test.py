@@ -5,6 +5,8 @@ corruptions and truncations, chunk groups, and large inputs; with the Rust bao 0
 FASTBLAKE_RUST_BAO names one, byte for byte against it.
 
 Usage: bao_test.py BAO VECTORS_JSON
+       (FASTBLAKE_FAIL_IO: the fault-injection library, which slows reads and windows for
+       --progress)
 """
 import json
 import os
@@ -12,6 +14,8 @@ import random
 import subprocess
 import sys
 import tempfile
+
+import terminal
 
 BAO, VECTORS = sys.argv[1], sys.argv[2]
 RUST = os.environ.get("FASTBLAKE_RUST_BAO") or None
@@ -299,6 +303,47 @@ def against_rust(work):
               run(["decode", h, bad], tool=RUST))
 
 
+def progress(work):
+    """--progress on encode and decode: nothing where standard error is no terminal; in a
+    pseudo-terminal a bar with the size, redrawn at most ten times a second, and a clean line
+    left behind."""
+    data = random.Random(7).randbytes((24 << 20) + 5)
+    source = write(work, "progress-in", data)
+    h = blake3_of(data, work)
+    encoded, outboard = os.path.join(work, "progress.bao"), os.path.join(work, "progress.obao")
+    check("encode --progress, not a terminal", run(["encode", source, encoded, "--progress"]),
+          (0, b"", b""))
+    check("encode --outboard --progress, not a terminal",
+          run(["encode", "--progress", source, f"--outboard={outboard}"]), (0, b"", b""))
+    check("decode --progress, not a terminal", run(["decode", h, encoded, "--progress"]),
+          (0, data, b""))
+    want_outboard = read(outboard)
+    for args in (["hash", source], ["slice", "0", "10", encoded], ["decode-slice", h, "0", "10"]):
+        check(f"{args[0]} --progress: no such option", run(args + ["--progress"])[0], 1)
+    check("--progress twice", run(["encode", source, encoded, "--progress", "--progress"])[0], 1)
+    if not os.environ.get("FASTBLAKE_FAIL_IO"):
+        print("FASTBLAKE_FAIL_IO not given: --progress in a terminal skipped")
+        return
+    # Encoding: each mapped window of 1 MiB sleeps 20 ms (decoding: each read, 5 ms).
+    # (Decoded into a file: this loop reads standard output only at the end.)
+    decoded = os.path.join(work, "progress.out")
+    for args, slow, delay_us, written, want in (
+            (["encode", "progress-in", f"--outboard={outboard}"], "progress-in", 20000, outboard,
+             want_outboard),
+            (["decode", h, "progress.bao", "progress.out"], "progress.bao", 5000, decoded, data)):
+        status, out, drawn, seconds = terminal.run_slowly_on_a_terminal(
+            [BAO] + args + ["--progress"], work, os.environ, slow, delay_us)
+        name = args[0]
+        check(f"{name} --progress: status and output", (status, out, read(written) == want),
+              (0, b"", True))
+        check(f"{name} --progress: a bar with the size, rate and time left ({drawn[-300:]!r})",
+              all(x in drawn for x in (b"[", b"/ 24.0 MiB", b"/s", b"left")), True)
+        draws = drawn.count(b"\x1b[K")
+        check(f"{name} --progress: redrawn, at most ten times a second ({draws} in {seconds:.1f} s)",
+              2 <= draws <= 10 * seconds + 2, True)
+        check(f"{name} --progress: a clean line at the end", drawn.endswith(b"\r\x1b[K"), True)
+
+
 def main():
     with open(VECTORS) as f:
         vectors = json.load(f)
@@ -308,6 +353,7 @@ def main():
         encodings(vectors, work)
         seeks_and_slices(vectors, work)
         groups_and_large_inputs(work)
+        progress(work)
         if RUST:
             against_rust(work)
         else:

@@ -6,7 +6,9 @@
  * would, with errno FASTBLAKE_FAIL_ERRNO (a number; EIO by default). Only calls through the
  * dynamic symbols are caught: the tools' own I/O, which uses read(2) and write(2) directly;
  * not stdio's, nor memory-mapped files. Reads of the file FASTBLAKE_DELAY_PATH names sleep
- * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show.
+ * FASTBLAKE_DELAY_US microseconds first, for a progress display to have something to show;
+ * mapped, it sleeps as long at each madvise(MADV_DONTNEED) of its last mapping instead (the
+ * file code's end of each window).
  * Three more operations act at the first read of the target path, for b3sum-mpi's tests:
  * "kill" kills the process with SIGKILL (a node that dies), "grow" appends a byte to the
  * file and "shrink" truncates it to half its size (a file changed while it is hashed), or by
@@ -31,6 +33,9 @@
 
 static int failing_fd = -1;
 static int delayed_fd = -1;
+/* The last mapping of the delayed file: [delayed_map, delayed_map + delayed_map_len). */
+static char* delayed_map;
+static size_t delayed_map_len;
 static long long budget;
 static int started;
 
@@ -141,10 +146,29 @@ static void act_on(int fd) {
   }
 }
 
+static void delay(void) {
+  const char* us = getenv("FASTBLAKE_DELAY_US");
+  usleep(us != NULL ? (useconds_t)atoi(us) : 0);
+}
+
+void* mmap(void* address, size_t length, int protection, int flags, int fd, off_t offset) {
+  static void* (*real)(void*, size_t, int, int, int, off_t);
+  if (real == NULL) real = (void* (*)(void*, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+  void* map = real(address, length, protection, flags, fd, offset);
+  if (map != MAP_FAILED && fd >= 0 && fd == __atomic_load_n(&delayed_fd, __ATOMIC_SEQ_CST)) {
+    delayed_map = (char*)map;
+    delayed_map_len = length;
+  }
+  return map;
+}
+
 int madvise(void* address, size_t length, int advice) {
   static int (*real)(void*, size_t, int);
   if (real == NULL) real = (int (*)(void*, size_t, int))dlsym(RTLD_NEXT, "madvise");
-  if (advice == MADV_DONTNEED) act_on(__atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST));
+  if (advice == MADV_DONTNEED) {
+    act_on(__atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST));
+    if ((char*)address >= delayed_map && (char*)address < delayed_map + delayed_map_len) delay();
+  }
   return real(address, length, advice);
 }
 
@@ -152,10 +176,7 @@ int madvise(void* address, size_t length, int advice) {
 static long long allowed(int fd, size_t n, const char* op) {
   start();
   if (strcmp(op, "read") == 0) act_on(fd);
-  if (fd == __atomic_load_n(&delayed_fd, __ATOMIC_SEQ_CST) && strcmp(op, "read") == 0) {
-    const char* us = getenv("FASTBLAKE_DELAY_US");
-    usleep(us != NULL ? (useconds_t)atoi(us) : 0);
-  }
+  if (fd == __atomic_load_n(&delayed_fd, __ATOMIC_SEQ_CST) && strcmp(op, "read") == 0) delay();
   if (fd != __atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST) || !failing_op(op)) return (long long)n;
   const long long left = __atomic_load_n(&budget, __ATOMIC_SEQ_CST);
   if (left <= 0) return -1;

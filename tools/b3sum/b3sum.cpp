@@ -31,12 +31,12 @@
 #include "../common/batches.hpp"
 #include "../common/check.hpp"
 #include "../common/io.hpp"
+#include "../common/progress.hpp"
 #include "../common/run.hpp"
 #include "../common/threads.hpp"
 #include "../common/walk.hpp"
 #include "check_line.hpp"
 #include "cli.hpp"
-#include "progress.hpp"
 #include "run.hpp"
 
 namespace b3sum::detail {
@@ -109,14 +109,14 @@ struct context {
   b3::file_options file;
   std::uint64_t length = 32;
   std::uint64_t seek = 0;
-  std::unique_ptr<b3sum::progress_display> progress;
+  std::unique_ptr<tools::progress_display> progress;
 };
 
 // Reports file progress to the display, if there is one.
 void attach_progress(context& ctx, bool shared) {
   if (!ctx.progress) return;
   ctx.file.progress_step = 1u << 20;
-  b3sum::progress_display* display = ctx.progress.get();
+  tools::progress_display* display = ctx.progress.get();
   if (shared) {
     ctx.file.progress = [display](std::uint64_t done, std::uint64_t total) {
       display->update_shared(done, total);
@@ -133,7 +133,7 @@ void attach_progress(context& ctx, bool shared) {
 // The whole job's progress, for a distributor.
 std::function<void(std::uint64_t, std::uint64_t)> progress_callback(const context& ctx) {
   if (!ctx.progress) return {};
-  b3sum::progress_display* display = ctx.progress.get();
+  tools::progress_display* display = ctx.progress.get();
   return
       [display](std::uint64_t done, std::uint64_t total) { display->update_shared(done, total); };
 }
@@ -144,7 +144,7 @@ std::optional<b3::output_reader> hash_input(const context& ctx, const std::strin
                                             std::error_code& ec, std::string& error) {
   b3::hasher h = ctx.mode;
   b3::file_options file = ctx.file;
-  if (ctx.progress) ctx.progress->start(name);
+  if (ctx.progress) ctx.progress->start(lossy_utf8(name));
   if (name == "-") {
     if (ctx.opt.keyed) {
       error = "Cannot open `-` in keyed mode";
@@ -439,7 +439,7 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
   // distributed run draws when asked.
   if (o.progress && (ctx.elsewhere != nullptr || ::isatty(STDERR_FILENO) != 0)) {
     // When checking, the files to hash are in the check files: no total to show.
-    ctx.progress = std::make_unique<b3sum::progress_display>(
+    ctx.progress = std::make_unique<tools::progress_display>(
         STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
     attach_progress(ctx, ctx.elsewhere != nullptr || (!o.check && jobs > 1));
   }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,7 @@
 #include <fastblake/file.hpp>
 
 #include "../common/io.hpp"
+#include "../common/progress.hpp"
 #include "../common/run.hpp"
 
 namespace bao_tool {
@@ -37,9 +39,9 @@ constexpr std::string_view compatible_version = "0.13.1";
 
 constexpr std::string_view usage_text =
     "Usage: bao hash [<inputs>...]\n"
-    "       bao encode <input> (<output> | --outboard=<file>) [--group=<k>]\n"
+    "       bao encode <input> (<output> | --outboard=<file>) [--group=<k>] [--progress]\n"
     "       bao decode <hash> [<input>] [<output>] [--outboard=<file>] [--start=<offset>] "
-    "[--count=<count>] [--group=<k>]\n"
+    "[--count=<count>] [--group=<k>] [--progress]\n"
     "       bao slice <start> <count> [<input>] [<output>] [--outboard=<file>] [--group=<k>]\n"
     "       bao decode-slice <hash> <start> <count> [<input>] [<output>] [--group=<k>]\n"
     "       bao (--help | --version)\n";
@@ -65,6 +67,8 @@ constexpr std::string_view help_body =
     "      --count=<count>    decode at most this many bytes\n"
     "      --group=<k>        leaves of 2^k chunks (iroh's chunk groups; 0, Bao's own, by\n"
     "                         default): decoding and slicing need the k of the encoding\n"
+    "      --progress         encode and decode: a progress bar on standard error, when it is\n"
+    "                         a terminal\n"
     "      --help             print this help\n"
     "      --version          print the version\n"
     "\n"
@@ -108,6 +112,7 @@ struct arguments {
   std::string command;
   std::vector<std::string> positional;
   std::optional<std::string> outboard, start, count, group;
+  bool progress = false;
 };
 
 // docopt's way, as the Rust tool parses: options anywhere, --name=value or --name value,
@@ -132,6 +137,11 @@ arguments parse(int argc, char** argv) {
     }
     if (arg == "--version") {
       version = true;
+      continue;
+    }
+    if (arg == "--progress") {
+      if (a.progress) usage_error();
+      a.progress = true;
       continue;
     }
     const std::size_t eq = arg.find('=');
@@ -283,7 +293,7 @@ bool write_out(int fd, std::span<const std::byte> bytes) {
 }
 
 int hash(const arguments& a) {
-  if (a.outboard || a.start || a.count || a.group) usage_error();
+  if (a.outboard || a.start || a.count || a.group || a.progress) usage_error();
   auto hash_one = [](const std::string* path) {
     stream in;
     if (names_standard(path)) {
@@ -323,6 +333,14 @@ int hash(const arguments& a) {
   return status;
 }
 
+// --progress's bar for one input, where standard error is a terminal.
+std::unique_ptr<tools::progress_display> progress_for(const arguments& a, const std::string& name) {
+  if (!a.progress || ::isatty(STDERR_FILENO) == 0) return nullptr;
+  auto display = std::make_unique<tools::progress_display>(STDERR_FILENO, 0, 1);
+  display->start(name);
+  return display;
+}
+
 // Standard input, or anything else that is no regular file, copied into an unnamed temporary
 // file first: the encoder needs the input's length before it starts.
 void make_regular(stream& in) {
@@ -357,28 +375,43 @@ int encode(const arguments& a) {
   if (names_standard(out_path)) fatal("output must be a real file");
   open_output(out, out_path);
   make_regular(in);
+  std::unique_ptr<tools::progress_display> display = progress_for(a, a.positional[0]);
+  fastblake::file_options options;
+  if (display) {
+    options.progress_step = 1u << 20;
+    options.progress = [&](std::uint64_t done, std::uint64_t total) {
+      display->update(done, total);
+      return true;
+    };
+  }
   try {
     // As the file functions read: a big file mapped in windows, each encoded on every core.
     if (a.outboard) {
-      bao::encode_outboard_fd(in.fd, bao::write_to_fd(out.fd), {}, k);
+      bao::encode_outboard_fd(in.fd, bao::write_to_fd(out.fd), options, k);
     } else {
-      bao::encode_fd(in.fd, bao::write_to_fd(out.fd), {}, k);
+      bao::encode_fd(in.fd, bao::write_to_fd(out.fd), options, k);
     }
+    display.reset();
   } catch (const std::system_error& e) {
+    display.reset();
     if (e.code() == fastblake::file_errc::truncated) {
       fatal("the input shrank while it was being encoded");
     }
     fatal(message_of(e));
   } catch (const std::exception& e) {
+    display.reset();
     fatal(message_of(e));
   }
   return 0;
 }
 
 // Copies what the reader gives to out, up to limit bytes; a failure after some bytes were
-// written ends it there, with those bytes out.
-int copy_checked(bao::reader& r, int out, std::uint64_t limit) {
+// written ends it there, with those bytes out. display, if any, shows the bytes written of
+// total (0: unknown).
+int copy_checked(bao::reader& r, int out, std::uint64_t limit,
+                 std::unique_ptr<tools::progress_display> display, std::uint64_t total) {
   std::vector<std::byte> buffer(1 << 20);
+  std::uint64_t done = 0;
   try {
     while (limit > 0) {
       const std::size_t n = r.read(std::span(buffer).first(
@@ -386,8 +419,11 @@ int copy_checked(bao::reader& r, int out, std::uint64_t limit) {
       if (n == 0) break;
       if (!write_out(out, std::span(buffer).first(n))) return 0;
       limit -= n;
+      done += n;
+      if (display) display->update(done, total);
     }
   } catch (const std::exception& e) {
+    display.reset();
     fatal(message_of(e));
   }
   return 0;
@@ -409,11 +445,24 @@ int decode(const arguments& a) {
   bao::reader r = a.outboard ? bao::reader(hash, source_of(outboard), source_of(in), k)
                              : bao::reader(hash, source_of(in), k);
   r.seek(start);
-  return copy_checked(r, out.fd, limit);
+  std::unique_ptr<tools::progress_display> display =
+      progress_for(a, a.positional.size() > 1 ? a.positional[1] : std::string("-"));
+  std::uint64_t total = 0;
+  // The length, once checked (the path to the last leaf), where the input can be read twice.
+  if (display && !in.is_standard() && !(a.outboard && outboard.is_standard())) {
+    try {
+      const std::uint64_t len = r.length();
+      total = std::min(limit, len > start ? len - start : 0);
+    } catch (const std::exception& e) {
+      display.reset();
+      fatal(message_of(e));
+    }
+  }
+  return copy_checked(r, out.fd, limit, std::move(display), total);
 }
 
 int slice(const arguments& a) {
-  if (a.positional.size() < 2 || a.positional.size() > 4) usage_error();
+  if (a.progress || a.positional.size() < 2 || a.positional.size() > 4) usage_error();
   const unsigned k = group_of(a);
   const std::uint64_t start = number(a.positional[0]);
   const std::uint64_t count = number(a.positional[1]);
@@ -440,7 +489,8 @@ int slice(const arguments& a) {
 }
 
 int decode_slice(const arguments& a) {
-  if (a.outboard || a.start || a.count || a.positional.size() < 3 || a.positional.size() > 5) {
+  if (a.outboard || a.start || a.count || a.progress || a.positional.size() < 3 ||
+      a.positional.size() > 5) {
     usage_error();
   }
   const unsigned k = group_of(a);

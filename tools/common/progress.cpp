@@ -1,4 +1,4 @@
-// b3sum --progress (progress.hpp).
+// The tools' --progress (progress.hpp).
 #include "progress.hpp"
 
 #include <sys/ioctl.h>
@@ -7,10 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "../common/io.hpp"
-#include "check_line.hpp"
+#include "io.hpp"
 
-namespace b3sum {
+namespace tools {
 namespace {
 
 constexpr auto redraw_interval = std::chrono::milliseconds(100);
@@ -103,7 +102,7 @@ progress_display::progress_display(int fd, std::uint64_t total_bytes, std::size_
 
 void progress_display::start(const std::string& name) {
   const std::lock_guard lock(mutex_);
-  name_ = lossy_utf8(name);
+  name_ = name;
   for (char& c : name_) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // no terminal controls
   }
@@ -179,4 +178,4 @@ void progress_display::draw(bool force) {
   lines_drawn_ = int{file} + int{total};
 }
 
-}  // namespace b3sum
+}  // namespace tools

@@ -1,4 +1,4 @@
-// b3sum --progress: a bar on standard error while files are hashed.
+// The tools' --progress (b3sum, bao): a bar on standard error while files are hashed.
 #pragma once
 
 #include <chrono>
@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-namespace b3sum {
+namespace tools {
 
 /// Draws, on a terminal, a line for the file being hashed (its name, a bar, bytes done and
 /// its size, the rate and the time left) and, when several inputs are hashed, a total line
@@ -20,7 +20,7 @@ class progress_display {
   progress_display(const progress_display&) = delete;
   progress_display& operator=(const progress_display&) = delete;
 
-  /// A new input begins.
+  /// A new input begins, named as it is to be shown (b3sum: lossy UTF-8).
   void start(const std::string& name);
   /// The input being hashed is `done` bytes in, of `size` (0 when unknown).
   void update(std::uint64_t done, std::uint64_t size);
@@ -57,4 +57,4 @@ class progress_display {
 /// Byte counts as the bar shows them: "512 B", "12.3 MiB", "1.50 GiB".
 std::string human_bytes(std::uint64_t n);
 
-}  // namespace b3sum
+}  // namespace tools
