@@ -405,6 +405,14 @@ FASTBLAKE_API int fastblake_bao_reader_length(fastblake_bao_reader* reader, uint
 FASTBLAKE_API int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format,
                                           unsigned group_log, int out_fd, uint8_t hash[32],
                                           uint64_t* error_offset);
+/** Encodes the regular file at `path` into out_fd (pwrite: seekable) in the format, as
+ * bao::encode_file does: read by the file strategy (a fastblake_file_strategy; the automatic one
+ * maps a big file in windows, each encoded on the default pool's threads), in bounded memory;
+ * writes the root hash. Returns 0; EINVAL for a format, group_log or strategy unknown or a file
+ * that is not regular; an errno value (ENOENT, EACCES, EISDIR, EIO, a write's ENOSPC, ...);
+ * FASTBLAKE_ETRUNCATED where the file shrank while it was encoded. */
+FASTBLAKE_API int fastblake_bao_encode_file(const char* path, int format, unsigned group_log,
+                                            int strategy, int out_fd, uint8_t hash[32]);
 #endif
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@ DecodeError = _bao.DecodeError
 MAX_GROUP_LOG = _bao.MAX_GROUP_LOG
 encode = _bao.encode
 encode_outboard = _bao.encode_outboard
+encode_file = _bao.encode_file
 encoded_size = _bao.encoded_size
 outboard_size = _bao.outboard_size
 decode = _bao.decode

@@ -1,7 +1,9 @@
 """Type stubs of fastblake.bao, Bao's verified streaming."""
 import io
+import os
 import sys
-from typing import BinaryIO, Union
+from collections.abc import Callable
+from typing import BinaryIO, Protocol, Union
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -16,6 +18,9 @@ class DecodeError(ValueError):
 
 def encode(data: Buffer, /, *, group_log: int = ...) -> tuple[bytes, bytes]: ...
 def encode_outboard(data: Buffer, /, *, group_log: int = ...) -> tuple[bytes, bytes]: ...
+def encode_file(path: _Path, output: Union[_Path, int, _HasFileno], /, *,
+                outboard: bool = ..., group_log: int = ..., strategy: str = ...,
+                progress: Union[Callable[[int, int], object], None] = ...) -> bytes: ...
 def encoded_size(content_len: int, /, *, group_log: int = ...) -> int: ...
 def outboard_size(content_len: int, /, *, group_log: int = ...) -> int: ...
 def decode(hash: Buffer, encoded: Buffer, /, *, group_log: int = ...) -> bytes: ...
@@ -26,6 +31,11 @@ def extract_slice_outboard(outboard: Buffer, data: Buffer, start: int, count: in
                            group_log: int = ...) -> bytes: ...
 def decode_slice(hash: Buffer, slice: Buffer, start: int, count: int, /, *,
                  group_log: int = ...) -> bytes: ...
+
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+class _HasFileno(Protocol):
+    def fileno(self) -> int: ...
 
 _Source = Union[Buffer, BinaryIO]
 

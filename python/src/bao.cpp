@@ -3,7 +3,13 @@
 // raises fastblake.bao.DecodeError (a ValueError) with the failing node's offset and why.
 #include <fastblake/bao.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,6 +114,90 @@ PyObject* encode_outboard(PyObject*, PyObject* const* args, Py_ssize_t nargs,
                           PyObject* kwnames) noexcept {
   return guarded(
       [&] { return encode_any(args, nargs, kwnames, encode_outboard_parameters, true); });
+}
+
+constexpr const char* encode_file_names[] = {"path",      "output",   "outboard",
+                                             "group_log", "strategy", "progress"};
+constexpr parameters encode_file_parameters{"encode_file", encode_file_names, 2, 2, 2};
+
+// Where encode_file writes: a descriptor (an int, or a file object's fileno(), flushed first),
+// or a path, created or truncated.
+struct output_file {
+  int fd = -1;
+  bool owned = false;
+
+  explicit output_file(PyObject* output) {
+    if (PyLong_Check(output) != 0) {
+      fd = PyObject_AsFileDescriptor(output);
+    } else if (PyObject_HasAttrString(output, "fileno") != 0) {
+      if (PyObject_HasAttrString(output, "flush") != 0) {
+        Py_XDECREF(PyObject_CallMethod(output, "flush", nullptr));
+        if (PyErr_Occurred() != nullptr) throw python_error_set{};
+      }
+      fd = PyObject_AsFileDescriptor(output);
+    } else {
+      const std::filesystem::path p = path_of(output);
+      {
+        gil_released unlocked;
+        do {
+          fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        } while (fd < 0 && errno == EINTR);
+      }
+      if (fd < 0) raise_os_error(std::error_code(errno, std::generic_category()), output);
+      owned = true;
+    }
+    if (fd < 0) throw python_error_set{};
+  }
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  ~output_file() {
+    if (owned) ::close(fd);
+  }
+};
+
+// The hash of the file at path, whose encoding (outboard: its outboard) goes to output as
+// bao::encode_file writes it.
+PyObject* encode_file(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                      PyObject* kwnames) noexcept {
+  return guarded([&]() -> PyObject* {
+    PyObject* v[6];
+    parse(encode_file_parameters, args, nargs, kwnames, v);
+    const std::filesystem::path input = path_of(v[0]);
+    const bool outboard = v[2] != nullptr && PyObject_IsTrue(v[2]) == 1;
+    if (PyErr_Occurred() != nullptr) throw python_error_set{};
+    const unsigned group_log = group_argument(v[3]);
+    file_options options;
+    options.strategy = strategy_of(v[4] != nullptr ? str_argument(v[4]) : "auto");
+    progress_callback progress(or_default(v[5], Py_None));
+    progress.install(options);
+    const output_file out(v[1]);
+    // Which side failed: the output's errors name it, the input's the input. (Set from the
+    // pool's threads.)
+    std::atomic<bool> writing_failed{false};
+    const bao::write_at_function write = [&, to = bao::write_to_fd(out.fd)](
+                                             std::uint64_t at, std::span<const std::byte> bytes) {
+      try {
+        to(at, bytes);
+      } catch (...) {
+        writing_failed = true;
+        throw;
+      }
+    };
+    blake3::digest hash;
+    std::error_code ec;
+    {
+      gil_released unlocked;
+      try {
+        hash = outboard ? bao::encode_outboard_file(input, write, options, group_log)
+                        : bao::encode_file(input, write, options, group_log);
+      } catch (const std::system_error& e) {
+        ec = e.code();
+      }
+    }
+    progress.raise_what_it_raised();
+    if (ec) raise_os_error(ec, writing_failed ? v[1] : v[0]);
+    return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(hash.data()), hash.size());
+  });
 }
 
 constexpr const char* size_names[] = {"content_len", "group_log"};
@@ -395,6 +485,15 @@ PyMethodDef bao_functions[] = {
     {"encode_outboard", as_method(encode_outboard), fast,
      "encode_outboard(data, /, *, group_log=0)\n--\n\n"
      "(outboard, hash): the encoding without the data."},
+    {"encode_file", as_method(encode_file), fast,
+     "encode_file(path, output, /, *, outboard=False, group_log=0, strategy='auto', "
+     "progress=None)\n--\n\n"
+     "The BLAKE3 hash of the regular file at path, whose combined encoding (outboard=True: "
+     "its outboard encoding) is written to output, a path (created or truncated), a file "
+     "descriptor or a binary file with fileno() (written from its start, with pwrite), as the "
+     "file is read: strategy and progress(done, total) as hash_file takes them; big files "
+     "mapped in windows, each encoded on every core, in bounded memory. OSError for a file "
+     "that cannot be read or written, or that shrank while it was encoded."},
     {"encoded_size", as_method(encoded_size), fast,
      "encoded_size(content_len, /, *, group_log=0)\n--\n\n"
      "The size of the combined encoding of content_len bytes."},

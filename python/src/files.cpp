@@ -35,8 +35,6 @@ void raise_os_error(const std::error_code& ec, PyObject* path) {
   throw python_error_set{};
 }
 
-namespace {
-
 file_strategy strategy_of(std::string_view name) {
   if (name == "auto") return file_strategy::automatic;
   if (name == "read") return file_strategy::read;
@@ -45,41 +43,46 @@ file_strategy strategy_of(std::string_view name) {
   raise(PyExc_ValueError, "strategy must be 'auto', 'read', 'mmap' or 'mmap_parallel'");
 }
 
-}  // namespace
+progress_callback::progress_callback(PyObject* progress) : progress_(progress) {
+  if (progress_ != Py_None && PyCallable_Check(progress_) == 0) {
+    raise(PyExc_TypeError, "progress must be callable");
+  }
+}
+
+void progress_callback::install(file_options& options) {
+  if (progress_ == Py_None) return;
+  options.progress = [this](std::uint64_t done, std::uint64_t total) {
+    const PyGILState_STATE held = PyGILState_Ensure();
+    PyObject* answer = PyObject_CallFunction(progress_, "KK", static_cast<unsigned long long>(done),
+                                             static_cast<unsigned long long>(total));
+    const bool go_on = answer != nullptr && answer != Py_False;
+    if (answer == nullptr) PyErr_Fetch(&type_, &value_, &traceback_);
+    Py_XDECREF(answer);
+    PyGILState_Release(held);
+    return go_on;
+  };
+}
+
+void progress_callback::raise_what_it_raised() {
+  if (type_ == nullptr) return;
+  PyErr_Restore(type_, value_, traceback_);
+  type_ = value_ = traceback_ = nullptr;
+  throw python_error_set{};
+}
 
 ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy, PyObject* progress,
                    std::size_t length) {
   const std::filesystem::path p = path_of(path);
   file_options options;
   options.strategy = strategy_of(strategy);
-  // The callback runs on the hashing thread, with the GIL taken for it; what it raises stops
-  // the hashing and is raised here (taken from the thread it ran on, whose error it was).
-  struct {
-    PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
-  } raised;
-  if (progress != Py_None) {
-    if (PyCallable_Check(progress) == 0) raise(PyExc_TypeError, "progress must be callable");
-    options.progress = [&](std::uint64_t done, std::uint64_t total) {
-      const PyGILState_STATE held = PyGILState_Ensure();
-      PyObject* answer =
-          PyObject_CallFunction(progress, "KK", static_cast<unsigned long long>(done),
-                                static_cast<unsigned long long>(total));
-      const bool go_on = answer != nullptr && answer != Py_False;
-      if (answer == nullptr) PyErr_Fetch(&raised.type, &raised.value, &raised.traceback);
-      Py_XDECREF(answer);
-      PyGILState_Release(held);
-      return go_on;
-    };
-  }
+  progress_callback callback(progress);
+  callback.install(options);
   std::error_code ec;
   {
     gil_released unlocked;
     blake3::update_from_file(h, p, options, ec);
   }
-  if (raised.type != nullptr) {
-    PyErr_Restore(raised.type, raised.value, raised.traceback);
-    throw python_error_set{};
-  }
+  callback.raise_what_it_raised();
   if (ec) raise_os_error(ec, path);
   const blake3::output_reader reader = h.finalize_xof();
   return bytes_filled(length, [&](std::span<std::byte> out) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fastblake/blake3.hpp>
+#include <fastblake/file.hpp>
 
 #include <filesystem>
 #include <string_view>
@@ -25,5 +26,21 @@ ref hash_file_with(blake3::hasher h, PyObject* path, std::string_view strategy, 
 std::filesystem::path path_of(PyObject* path);
 /// Raises OSError (FileNotFoundError and the other subclasses by errno) for a file error.
 [[noreturn]] void raise_os_error(const std::error_code& ec, PyObject* path);
+/// The strategy named "auto", "read", "mmap" or "mmap_parallel"; ValueError for another.
+file_strategy strategy_of(std::string_view name);
+
+/// progress(done, total), or None, as file_options.progress: called on the working thread with
+/// the GIL taken for it; what it raises stops the work, and raise_what_it_raised() raises it on
+/// the caller's thread afterwards. TypeError for something not callable.
+class progress_callback {
+ public:
+  explicit progress_callback(PyObject* progress);
+  void install(file_options& options);
+  void raise_what_it_raised();
+
+ private:
+  PyObject* progress_;
+  PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
+};
 
 }  // namespace fastblake::python

@@ -1,7 +1,10 @@
 """fastblake.bao: Bao's own test vectors (tests/vectors/bao_test_vectors.json, as Bao publishes
 them), chunk groups, and the errors: DecodeError with the failing node's offset and reason."""
+import errno
 import hashlib
 import json
+import os
+import random
 
 import blake3 as reference_module
 import pytest
@@ -226,3 +229,75 @@ def test_decoder_passes_on_what_its_file_raises(rng):
         bao.Decoder(h)
     with pytest.raises(ValueError):
         bao.Decoder(h, encoded, group_log=33)
+
+
+@pytest.mark.parametrize("strategy", ["auto", "read", "mmap", "mmap_parallel"])
+def test_encode_file_writes_what_encode_makes(tmp_path, strategy):
+    for n in (0, 1, 1025, 300000, (1 << 20) + 7):
+        data = random_bytes(random.Random(n), n)
+        source = tmp_path / "in"
+        source.write_bytes(data)
+        for group_log in (0, 4):
+            for outboard in (False, True):
+                want, want_hash = (bao.encode_outboard if outboard else bao.encode)(
+                    data, group_log=group_log)
+                target = tmp_path / "out"
+                got_hash = bao.encode_file(source, target, outboard=outboard,
+                                           group_log=group_log, strategy=strategy)
+                assert got_hash == want_hash == fastblake.blake3(data).digest()
+                assert target.read_bytes() == want
+    # Into a binary file object (from its start, whatever was written to it) and a descriptor.
+    with open(tmp_path / "file", "w+b") as f:
+        f.write(b"x" * 10)
+        assert bao.encode_file(str(source), f) == want_hash
+        f.seek(0)
+        assert f.read() == bao.encode(data)[0]
+    fd = os.open(tmp_path / "fd", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        assert bao.encode_file(bytes(source), fd, outboard=True) == want_hash
+        assert os.pread(fd, 1 << 22, 0) == bao.encode_outboard(data)[0]
+    finally:
+        os.close(fd)
+
+
+def test_encode_file_progress_and_errors(tmp_path):
+    data = random_bytes(random.Random(3), 5 << 20)
+    source = tmp_path / "in"
+    source.write_bytes(data)
+    reports = []
+    bao.encode_file(source, tmp_path / "out", progress=lambda done, total: reports.append(
+        (done, total)))
+    assert reports and reports[-1] == (len(data), len(data))
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        raise Stop
+
+    with pytest.raises(Stop):
+        bao.encode_file(source, tmp_path / "out", strategy="read", progress=stop)
+    with pytest.raises(TypeError):
+        bao.encode_file(source, tmp_path / "out", progress=3)
+    with pytest.raises(ValueError):
+        bao.encode_file(source, tmp_path / "out", strategy="fast")
+    with pytest.raises(ValueError):
+        bao.encode_file(source, tmp_path / "out", group_log=33)
+    with pytest.raises(FileNotFoundError) as info:
+        bao.encode_file(tmp_path / "missing", tmp_path / "out")
+    assert info.value.filename == tmp_path / "missing"
+    with pytest.raises(IsADirectoryError):
+        bao.encode_file(tmp_path, tmp_path / "out")
+    with pytest.raises(FileNotFoundError) as info:
+        bao.encode_file(source, tmp_path / "no" / "out")
+    assert info.value.filename == tmp_path / "no" / "out"
+    read_end, write_end = os.pipe()
+    try:
+        with pytest.raises(OSError) as info:
+            bao.encode_file(f"/dev/fd/{read_end}", tmp_path / "out")
+        assert info.value.errno == errno.EINVAL
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    with pytest.raises(TypeError):
+        bao.encode_file(source)

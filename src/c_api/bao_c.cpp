@@ -171,6 +171,26 @@ int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format, unsi
 }
 #endif
 
+#if defined(__unix__) || defined(__APPLE__)
+int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, int strategy,
+                              int out_fd, uint8_t hash[32]) {
+  if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;
+  return checked(
+      [&] {
+        fastblake::file_options options;
+        options.strategy = static_cast<fastblake::file_strategy>(strategy);
+        const auto out = bao::write_to_fd(out_fd);
+        const fastblake::blake3::digest d =
+            format == FASTBLAKE_BAO_OUTBOARD
+                ? bao::encode_outboard_file(path, out, options, group_log)
+                : bao::encode_file(path, out, options, group_log);
+        std::memcpy(hash, d.data(), d.size());
+        return 0;
+      },
+      nullptr);
+}
+#endif
+
 void fastblake_bao_reader_free(fastblake_bao_reader* reader) { delete reader; }
 
 int fastblake_bao_reader_read(fastblake_bao_reader* reader, void* out, size_t capacity,

@@ -345,6 +345,31 @@ static void test_bao_reader(void) {
                                   &offset) == FASTBLAKE_EBAO_TRUNCATED);
     CHECK(offset == len);
     CHECK(fastblake_bao_encode_fd(in_fd, len, 9, 0, out_fd, from_fd, NULL) == EINVAL);
+    /* A file by its path, as the file functions read it, each strategy. */
+    uint8_t* written = malloc(encoded_size + 1);
+    CHECK(written != NULL);
+    for (int strategy = FASTBLAKE_FILE_AUTOMATIC; strategy <= FASTBLAKE_FILE_STREAM; ++strategy) {
+      CHECK(ftruncate(out_fd, 0) == 0);
+      memset(from_fd, 0, sizeof from_fd);
+      CHECK(fastblake_bao_encode_file(in_path, FASTBLAKE_BAO_COMBINED, 0, strategy, out_fd,
+                                      from_fd) == 0);
+      CHECK(memcmp(from_fd, hash, 32) == 0);
+      CHECK(pread(out_fd, written, encoded_size + 1, 0) == (ssize_t)encoded_size);
+      CHECK(memcmp(written, encoded, encoded_size) == 0);
+    }
+    CHECK(fastblake_bao_encode_file(in_path, FASTBLAKE_BAO_OUTBOARD, 0, FASTBLAKE_FILE_AUTOMATIC,
+                                    out_fd, from_fd) == 0);
+    CHECK(pread(out_fd, written, outboard_size, 0) == (ssize_t)outboard_size);
+    CHECK(memcmp(written, outboard, outboard_size) == 0);
+    free(written);
+    CHECK(fastblake_bao_encode_file(dir, FASTBLAKE_BAO_OUTBOARD, 0, FASTBLAKE_FILE_AUTOMATIC,
+                                    out_fd, from_fd) == EISDIR);
+    CHECK(fastblake_bao_encode_file(out_path, 2, 0, FASTBLAKE_FILE_AUTOMATIC, out_fd, from_fd) ==
+          EINVAL);
+    CHECK(fastblake_bao_encode_file(in_path, FASTBLAKE_BAO_COMBINED, 0, 99, out_fd, from_fd) ==
+          EINVAL);
+    CHECK(fastblake_bao_encode_file("/nonexistent/fastblake", FASTBLAKE_BAO_COMBINED, 0,
+                                    FASTBLAKE_FILE_AUTOMATIC, out_fd, from_fd) == ENOENT);
     close(in_fd);
     close(out_fd);
     unlink(in_path);
