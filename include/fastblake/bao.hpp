@@ -261,6 +261,10 @@ class FASTBLAKE_API reader {
   std::uint64_t position() const noexcept;
   /// The input's length, checked (once: the path to the last leaf is read and checked).
   std::uint64_t length();
+  /// From now on decodes subtrees of up to 4 MiB at a time, their pieces on the pool's threads
+  /// (about 12 MiB of memory; the pool must outlive the reader's use of it): for reading far in
+  /// order, as `bao decode` does. The bytes handed out and the errors are the same as without.
+  void use_pool(thread_pool& pool) noexcept;
 
  private:
   struct state;

@@ -6,6 +6,39 @@
 #include "bao/decoder.hpp"
 
 namespace fastblake::internal::bao {
+
+// The subtree of len bytes at `offset`, its nodes from `at`, checked into out, which holds
+// input bytes from out_base on: the
+// parents above pieces of `piece` bytes here, top-down, and the pieces on the pool's threads,
+// each by a decoder of its own. Where both halves fail, pool.join rethrows the left one's
+// error: the node the one-thread decoder, going in pre-order, would name.
+void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t offset,
+                    std::uint64_t len, std::uint64_t at, const cv_bytes& expected, bool is_root,
+                    std::byte* out, std::uint64_t out_base, fastblake::thread_pool& pool,
+                    std::uint64_t piece) {
+  if (len <= piece || g.is_leaf(len)) {
+    decoder(src, g, offset, offset + len, offset, offset + len, sink(out + (offset - out_base)))
+        .run_subtree(offset, len, at, expected, is_root);
+    return;
+  }
+  const std::byte* parent = src.tree.data() + (at - src.tree_base);
+  if (parent_cv(parent, is_root) != expected) fail(errc::hash_mismatch, at);
+  cv_bytes left_cv, right_cv;
+  std::memcpy(left_cv.data(), parent, left_cv.size());
+  std::memcpy(right_cv.data(), parent + left_cv.size(), right_cv.size());
+  const std::uint64_t left = geometry::left_len(len);
+  const std::uint64_t right_at = at + parent_size + g.subtree_size(left, src.outboard);
+  pool.join(
+      [&] {
+        decode_on_pool(src, g, offset, left, at + parent_size, left_cv, false, out, out_base, pool,
+                       piece);
+      },
+      [&] {
+        decode_on_pool(src, g, offset + left, len - left, right_at, right_cv, false, out, out_base,
+                       pool, piece);
+      });
+}
+
 namespace {
 
 std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::source& src,
@@ -46,35 +79,6 @@ std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const d
   return out;
 }
 
-// The subtree of len bytes at `offset`, its nodes from `at`, checked into out + offset: the
-// parents above pieces of `piece` bytes here, top-down, and the pieces on the pool's threads,
-// each by a decoder of its own. Where both halves fail, pool.join rethrows the left one's
-// error: the node the one-thread decoder, going in pre-order, would name.
-void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t offset,
-                    std::uint64_t len, std::uint64_t at, const cv_bytes& expected, bool is_root,
-                    std::byte* out, fastblake::thread_pool& pool, std::uint64_t piece) {
-  if (len <= piece || g.is_leaf(len)) {
-    decoder(src, g, offset, offset + len, offset, offset + len, sink(out + offset))
-        .run_subtree(offset, len, at, expected, is_root);
-    return;
-  }
-  const std::byte* parent = src.tree.data() + at;
-  if (parent_cv(parent, is_root) != expected) fail(errc::hash_mismatch, at);
-  cv_bytes left_cv, right_cv;
-  std::memcpy(left_cv.data(), parent, left_cv.size());
-  std::memcpy(right_cv.data(), parent + left_cv.size(), right_cv.size());
-  const std::uint64_t left = geometry::left_len(len);
-  const std::uint64_t right_at = at + parent_size + g.subtree_size(left, src.outboard);
-  pool.join(
-      [&] {
-        decode_on_pool(src, g, offset, left, at + parent_size, left_cv, false, out, pool, piece);
-      },
-      [&] {
-        decode_on_pool(src, g, offset + left, len - left, right_at, right_cv, false, out, pool,
-                       piece);
-      });
-}
-
 // decode() into a caller's buffer, on `pool` (or the default pool where hash() would take it,
 // when automatic) once the bytes given hold the whole encoding the header describes; else on
 // this thread, where the decoder names the place the bytes end.
@@ -96,7 +100,7 @@ std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::
   if (pool != nullptr && pool->size() > 1 && whole && content_len > subtree_levels::max_len) {
     const std::uint64_t piece =
         std::max<std::uint64_t>(subtree_levels::max_len, content_len / (2 * pool->size()));
-    decode_on_pool(src, g, 0, content_len, header_size, root, true, out.data(), *pool, piece);
+    decode_on_pool(src, g, 0, content_len, header_size, root, true, out.data(), 0, *pool, piece);
   } else {
     decoder(src, g, 0, content_len, 0, content_len, sink(out.data())).run(hash);
   }

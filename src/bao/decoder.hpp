@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <fastblake/thread_pool.hpp>
+
 #include "bao/tree.hpp"
 
 namespace fastblake::internal::bao {
@@ -205,5 +207,14 @@ class decoder {
   std::vector<std::uint8_t> parent_cvs_;
   subtree_levels levels_;
 };
+
+/// The subtree of len bytes at input `offset`, its nodes from encoding byte `at` (the whole
+/// subtree's bytes in src), checked into out, which holds input bytes from out_base on: the
+/// parents above pieces of `piece` bytes on this thread, top-down, the pieces on the pool's
+/// threads. Throws the error of the failing node the one-thread decoder would name.
+void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t offset,
+                    std::uint64_t len, std::uint64_t at, const cv_bytes& expected, bool is_root,
+                    std::byte* out, std::uint64_t out_base, fastblake::thread_pool& pool,
+                    std::uint64_t piece);
 
 }  // namespace fastblake::internal::bao

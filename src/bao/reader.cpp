@@ -13,8 +13,10 @@ namespace {
 
 namespace ib = fastblake::internal::bao;
 
-// A subtree this size or smaller is read and checked at once, with the SIMD kernels.
+// A subtree this size or smaller is read and checked at once, with the SIMD kernels; on a
+// pool, one this size read from its start, in pieces on its threads.
 constexpr std::uint64_t batch_len = ib::subtree_levels::max_len;
+constexpr std::uint64_t pool_batch_len = std::uint64_t{4} << 20;
 
 // A node on the path: input bytes [offset, offset + len), whose nodes start at byte `at` of the
 // encoding or outboard, with the chaining value its parent gave for it; once its own parent node
@@ -51,6 +53,7 @@ struct reader::state {
   read_at_function data;  // beside an outboard: the input
   bool outboard;
   unsigned group_log;
+  thread_pool* pool = nullptr;
   std::optional<ib::geometry> shape;
   bool length_checked = false;
   std::uint64_t position = 0;
@@ -94,7 +97,12 @@ struct reader::state {
     while (path.size() > 1 && !path.back().holds(p)) path.pop_back();
     for (;;) {
       path_node& top = path.back();
-      if (g.is_leaf(top.len) || top.len <= batch_len) return decode(top);
+      // On a pool, a subtree read from its start is decoded whole: it checks no node before p
+      // that one batch after another would not check before handing out p.
+      if (g.is_leaf(top.len) || top.len <= batch_len ||
+          (pool != nullptr && top.len <= pool_batch_len && p == top.offset)) {
+        return decode(top);
+      }
       if (!top.children_read) {
         std::array<std::byte, parent_size> parent;
         if (read_fully(tree, top.at, parent) < parent.size()) ib::fail(errc::truncated, top.at);
@@ -132,9 +140,20 @@ struct reader::state {
     const std::uint64_t end = node.offset + node.len;
     failure_after_decoded = nullptr;
     scratch.clear();
+    // On the pool only where every byte of the subtree was read (else the one-thread decoder
+    // names where they end).
+    const bool whole = region.size() == g.subtree_size(node.len, outboard) &&
+                       (!outboard || data_region.size() == node.len);
     try {
-      ib::decoder(source, g, node.offset, end, node.offset, end, scratch)
-          .run_subtree(node.offset, node.len, node.at, node.cv, node.is_root);
+      if (pool != nullptr && whole && node.len > batch_len) {
+        scratch.resize(static_cast<std::size_t>(node.len));
+        ib::decode_on_pool(source, g, node.offset, node.len, node.at, node.cv, node.is_root,
+                           scratch.data(), node.offset, *pool,
+                           std::max(batch_len, node.len / (2 * pool->size())));
+      } else {
+        ib::decoder(source, g, node.offset, end, node.offset, end, scratch)
+            .run_subtree(node.offset, node.len, node.at, node.cv, node.is_root);
+      }
     } catch (const error&) {
       // Node by node again, so that the leaves before the failing node are handed out first,
       // as Bao's own decoder hands them out.
@@ -207,6 +226,10 @@ void reader::seek(std::uint64_t position) noexcept {
 }
 
 std::uint64_t reader::position() const noexcept { return state_->position; }
+
+void reader::use_pool(thread_pool& pool) noexcept {
+  state_->pool = pool.size() > 1 ? &pool : nullptr;
+}
 
 std::uint64_t reader::length() {
   state& s = *state_;

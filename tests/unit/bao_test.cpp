@@ -664,6 +664,72 @@ TEST(BaoReader, StopsAtTheFirstBadNodeWithTheBytesBeforeIt) {
   EXPECT_EQ(bao_error_offset([&] { wrong_hash.length(); }), bao::header_size);
 }
 
+// A reader on a pool hands out what one on this thread hands out: the same bytes from any
+// position, the same bytes before a failure and the same failing node, for combined and
+// outboard encodings, groups, corruptions and cuts.
+TEST(BaoThreads, AReaderOnAPoolReadsAsOnOneThread) {
+  random_source rng(test_seed() + 99);
+  thread_pool pool(3);
+  const auto random = rng.bytes((9u << 20) + 1025);
+  // Everything read, or what was read before the error, and the error's offset.
+  struct outcome {
+    byte_vector bytes;
+    std::uint64_t error_at = ~std::uint64_t{0};
+    bool operator==(const outcome&) const = default;
+  };
+  auto read_from_position = [](bao::reader& r, std::uint64_t position) {
+    outcome o;
+    r.seek(position);
+    byte_vector piece(1u << 20);
+    try {
+      for (std::size_t n; (n = r.read(piece)) != 0;) {
+        o.bytes.insert(o.bytes.end(), piece.begin(),
+                       piece.begin() + static_cast<std::ptrdiff_t>(n));
+      }
+    } catch (const bao::error& e) {
+      o.error_at = e.offset();
+    }
+    return o;
+  };
+  for (std::size_t len : {std::size_t{300000}, std::size_t{(4u << 20) + 1}, random.size()}) {
+    const std::span<const std::byte> input(random.data(), len);
+    for (unsigned k : {0u, 4u}) {
+      const bao::encoding combined = bao::encode(input, k);
+      const bao::encoding outboard = bao::encode_outboard(input, k);
+      for (int trial = 0; trial < 6; ++trial) {
+        // Intact, a flipped byte of the encoding (or of the data beside an outboard), a cut.
+        byte_vector tree = trial % 2 == 0 ? combined.bytes : outboard.bytes;
+        byte_vector data(input.begin(), input.end());
+        if (trial / 2 == 1) {
+          if (trial % 2 == 0) {
+            tree = flipped(tree, bao::header_size + rng.below(tree.size() - bao::header_size));
+          } else {
+            data = flipped(data, rng.below(data.size()));
+          }
+        } else if (trial / 2 == 2) {
+          tree.resize(bao::header_size + rng.below(tree.size() - bao::header_size));
+        }
+        const std::uint64_t position = trial == 0 ? 0 : rng.below(len);
+        SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k) +
+                     ", trial " + std::to_string(trial) + ", from " + std::to_string(position));
+        auto make = [&] {
+          return trial % 2 == 0
+                     ? bao::reader(combined.hash, bao::read_from(tree), k)
+                     : bao::reader(outboard.hash, bao::read_from(tree), bao::read_from(data), k);
+        };
+        bao::reader alone = make();
+        bao::reader on_pool = make();
+        on_pool.use_pool(pool);
+        const outcome want = read_from_position(alone, position);
+        EXPECT_EQ(read_from_position(on_pool, position), want);
+        if (trial == 0) {
+          EXPECT_EQ(want.bytes, byte_vector(input.begin(), input.end()));
+        }
+      }
+    }
+  }
+}
+
 // The ranges an encoder wrote, from any thread. "Each byte once" is checked on them rather than
 // with a count per byte, which took most of this test's time under an emulator.
 class write_ranges {

@@ -445,6 +445,7 @@ int decode(const arguments& a) {
   bao::reader r = a.outboard ? bao::reader(hash, source_of(outboard), source_of(in), k)
                              : bao::reader(hash, source_of(in), k);
   r.seek(start);
+  r.use_pool(fastblake::thread_pool::default_pool());
   std::unique_ptr<tools::progress_display> display =
       progress_for(a, a.positional.size() > 1 ? a.positional[1] : std::string("-"));
   std::uint64_t total = 0;
