@@ -691,7 +691,7 @@ TEST(BaoThreads, AReaderOnAPoolReadsAsOnOneThread) {
     }
     return o;
   };
-  for (std::size_t len : {std::size_t{300000}, std::size_t{(4u << 20) + 1}, random.size()}) {
+  for (std::size_t len : {std::size_t{300000}, random.size()}) {
     const std::span<const std::byte> input(random.data(), len);
     for (unsigned k : {0u, 4u}) {
       const bao::encoding combined = bao::encode(input, k);
