@@ -380,6 +380,10 @@ FASTBLAKE_API int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd,
                                             unsigned group_log, fastblake_bao_reader** reader);
 #endif
 FASTBLAKE_API void fastblake_bao_reader_free(fastblake_bao_reader* reader);
+/** From now on, decodes a subtree of up to 4 MiB read from its start at once, on the default
+ * pool's threads (bao::reader::use_pool): for reading far in order; the same bytes and
+ * errors. */
+FASTBLAKE_API void fastblake_bao_reader_use_pool(fastblake_bao_reader* reader);
 
 /** Checked bytes from the position into out (up to capacity), their count to *out_len (0 at
  * the end); the position moves past them. Returns 0; FASTBLAKE_EBAO_MISMATCH or

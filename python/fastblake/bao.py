@@ -27,11 +27,13 @@ class Decoder(io.RawIOBase):
     describes: each a bytes-like object (kept while the decoder lives) or a binary file with
     seek() and readinto() (read in place, never closed here). A node that fails raises
     DecodeError, after the checked bytes before it were returned. Memory stays about 1 MiB
-    whatever the size."""
+    whatever the size; with ``threads=True`` (for reading far in order) a subtree of up to
+    4 MiB read from its start is checked at once on every core, in about 12 MiB, with the same
+    bytes and errors."""
 
-    def __init__(self, hash, encoded, data=None, *, group_log=0):
+    def __init__(self, hash, encoded, data=None, *, group_log=0, threads=False):
         super().__init__()
-        self._reader = _bao.Reader(hash, encoded, data, group_log=group_log)
+        self._reader = _bao.Reader(hash, encoded, data, group_log=group_log, threads=threads)
 
     def readable(self):
         return True

@@ -398,16 +398,18 @@ py_reader::source source_argument(PyObject* value) {
   return s;
 }
 
-constexpr const char* reader_names[] = {"hash", "encoded", "data", "group_log"};
+constexpr const char* reader_names[] = {"hash", "encoded", "data", "group_log", "threads"};
 constexpr parameters reader_parameters{"Reader", reader_names, 3, 3, 2};
 
 PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
                       PyObject* kwnames) noexcept {
   return guarded([&] {
-    PyObject* v[4];
+    PyObject* v[5];
     parse(reader_parameters, args, PyVectorcall_NARGS(nargsf), kwnames, v);
     const blake3::digest hash = hash_argument(v[0]);
     const unsigned group_log = group_argument(v[3]);
+    const int threads = v[4] != nullptr ? PyObject_IsTrue(v[4]) : 0;
+    if (threads < 0) throw python_error_set{};
     ref self = ref::take(make_instance<py_reader>(reinterpret_cast<PyTypeObject*>(type)));
     py_reader& r = value_of<py_reader>(self.get());
     r.tree = source_argument(v[1]);
@@ -416,6 +418,7 @@ PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
     r.reader.emplace(
         outboard ? bao::reader(hash, r.read_function(r.tree), r.read_function(r.data), group_log)
                  : bao::reader(hash, r.read_function(r.tree), group_log));
+    if (threads != 0) r.reader->use_pool(thread_pool::default_pool());
     return self.release();
   });
 }
@@ -469,7 +472,8 @@ PyType_Slot reader_slots[] = {
      const_cast<char*>("Reader(hash, encoded, data=None, /, *, group_log=0)\n--\n\n"
                        "A verifying reader of a combined encoding, or of an outboard encoding and "
                        "its data (each a bytes-like object or a binary file with seek and "
-                       "readinto): fastblake.bao.Decoder's engine.")},
+                       "readinto), threads=True: on the default pool as bao::reader::use_pool: "
+                       "fastblake.bao.Decoder's engine.")},
     {0, nullptr}};
 
 PyType_Spec reader_spec{"fastblake.bao.Reader", sizeof(instance<py_reader>), 0, class_flags(true),

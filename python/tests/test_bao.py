@@ -159,7 +159,9 @@ def test_decoder_is_a_binary_file(tmp_path, rng):
                             bao.Decoder(h, e, group_log=group_log),
                             bao.Decoder(h, bytearray(outboard), memoryview(data),
                                         group_log=group_log),
-                            bao.Decoder(h, o, d, group_log=group_log)):
+                            bao.Decoder(h, o, d, group_log=group_log),
+                            bao.Decoder(h, e, group_log=group_log, threads=True),
+                            bao.Decoder(h, outboard, data, group_log=group_log, threads=True)):
                 with decoder:
                     assert isinstance(decoder, io.RawIOBase) and decoder.seekable()
                     assert decoder.readall() == data
@@ -184,13 +186,14 @@ def test_decoder_stops_at_a_bad_node_after_the_checked_bytes(rng):
     bad = bytearray(encoded)
     bad[len(bad) // 2] ^= 1
     want = decode_error(lambda: bao.decode(h, bytes(bad)))
-    decoder = bao.Decoder(h, bytes(bad))
-    got = bytearray()
-    with pytest.raises(bao.DecodeError) as info:
-        while chunk := decoder.read(10000):
-            got += chunk
-    assert info.value.offset == want.offset and info.value.reason == "hash_mismatch"
-    assert 0 < len(got) < len(data) and data.startswith(got)
+    for threads in (False, True):
+        decoder = bao.Decoder(h, bytes(bad), threads=threads)
+        got = bytearray()
+        with pytest.raises(bao.DecodeError) as info:
+            while chunk := decoder.read(10000):
+                got += chunk
+        assert info.value.offset == want.offset and info.value.reason == "hash_mismatch"
+        assert 0 < len(got) < len(data) and data.startswith(got)
     # A lying length, a wrong hash, a short header.
     lie = bytearray(encoded)
     lie[0] ^= 1

@@ -193,6 +193,14 @@ int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, 
 
 void fastblake_bao_reader_free(fastblake_bao_reader* reader) { delete reader; }
 
+void fastblake_bao_reader_use_pool(fastblake_bao_reader* reader) {
+  // A pool that cannot start leaves the reader on the calling thread.
+  try {
+    reader->reader.use_pool(fastblake::thread_pool::default_pool());
+  } catch (...) {
+  }
+}
+
 int fastblake_bao_reader_read(fastblake_bao_reader* reader, void* out, size_t capacity,
                               size_t* out_len, uint64_t* error_offset) {
   *out_len = 0;

@@ -341,6 +341,12 @@ static void test_bao_reader(void) {
     CHECK(read_all(r, out, 100000, &total, NULL) == 0);
     CHECK(total == len && memcmp(out, input, len) == 0);
     fastblake_bao_reader_free(r);
+    CHECK(fastblake_bao_reader_open(hash, out_fd, in_fd, 0, &r) == 0);
+    fastblake_bao_reader_use_pool(r);
+    memset(out, 0, len);
+    CHECK(read_all(r, out, 100000, &total, NULL) == 0);
+    CHECK(total == len && memcmp(out, input, len) == 0);
+    fastblake_bao_reader_free(r);
     CHECK(fastblake_bao_encode_fd(in_fd, len + 1, FASTBLAKE_BAO_COMBINED, 0, out_fd, from_fd,
                                   &offset) == FASTBLAKE_EBAO_TRUNCATED);
     CHECK(offset == len);
