@@ -14,21 +14,18 @@
 namespace fastblake::internal {
 namespace {
 
-// A regular file that ended before the size it had when hashing started: truncated if its
-// size now says so too, else (a /sys file reporting 4096 bytes, say) simply shorter. Read up to
-// `total` bytes; or, as a stream (total 0), to wherever read(2) left the descriptor's offset.
-// A stream that found its end where the file now ends has read the file as it is now (GNU's
-// tools, which read so, give that digest too); one that found it elsewhere has read bytes of
-// the file as it was and an end of the file as it is, which together it may never have been.
-std::error_code short_read(const source& src, std::uint64_t done, std::uint64_t total) {
+// A regular file that is now shorter than the size it had when hashing started is truncated:
+// read up to the size it had from src.offset; or, as a stream, to wherever read(2) left
+// the descriptor's offset, unless the stream found its end where the file now ends, which reads
+// the file as it is now (GNU's tools, which read so, give that digest too). A read that ended
+// at the old size is no proof: past the new end it may have copied bytes the file no longer
+// has, or zeros (a read racing a truncate can copy the cut page after the kernel zeroed its
+// tail, having taken the size from before the cut). A file shorter than it said it was without
+// shrinking (a /sys file reporting 4096 bytes, say, or 0 in /proc) is read as it is.
+std::error_code shrank(const source& src, bool stream) {
   if (!S_ISREG(src.info.st_mode)) return {};
   off_t end = -1;
-  if (total == 0) {
-    end = lseek(src.fd, 0, SEEK_CUR);
-    if (end < 0 || end >= src.info.st_size) return {};
-  } else if (done >= total) {
-    return {};
-  }
+  if (stream && (end = lseek(src.fd, 0, SEEK_CUR)) < 0) return {};
   struct stat now;
   if (fstat(src.fd, &now) == 0 && now.st_size < src.info.st_size && now.st_size != end) {
     return make_error_code(file_errc::truncated);
@@ -68,7 +65,7 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
     done = static_cast<std::uint64_t>(n);
     h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
     if (bounded || static_cast<std::size_t>(n) < sizeof buffer) {
-      if (const std::error_code ec = short_read(src, done, total)) return ec;
+      if (const std::error_code ec = shrank(src, !bounded)) return ec;
       if (!report(options, done, size_left)) {
         return std::make_error_code(std::errc::operation_canceled);
       }
@@ -130,7 +127,7 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
     have = got;
   }
   if (have < 0) return errno_code();
-  if (const std::error_code ec = short_read(src, done, total)) return ec;
+  if (const std::error_code ec = shrank(src, !bounded)) return ec;
   if (!report(options, done, size_left)) return std::make_error_code(std::errc::operation_canceled);
   return {};
 }
