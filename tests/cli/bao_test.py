@@ -71,7 +71,9 @@ def command_line(work):
     for args in ([], ["frobnicate"], ["encode", "a"], ["encode", "a", "b", "c"],
                  ["decode"], ["slice", "1"], ["hash", "--start=1"], ["decode", "00", "--x"],
                  ["slice", "x", "1", "a"], ["decode-slice", "00", "1"], ["-v"],
-                 ["decode", "00", "--count"]):
+                 ["decode", "00", "--count"], ["slice", "0", "1", "a", "--start=1"],
+                 ["slice", "0", "1", "a", "--count=5"],
+                 ["decode-slice", "00", "0", "1", "--start=1"]):
         status, out, err = run(args)
         check(f"usage error {args}", (status, out, err.startswith(b"Invalid arguments.")),
               (1, b"", True))

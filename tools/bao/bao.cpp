@@ -463,7 +463,9 @@ int decode(const arguments& a) {
 }
 
 int slice(const arguments& a) {
-  if (a.progress || a.positional.size() < 2 || a.positional.size() > 4) usage_error();
+  if (a.start || a.count || a.progress || a.positional.size() < 2 || a.positional.size() > 4) {
+    usage_error();
+  }
   const unsigned k = group_of(a);
   const std::uint64_t start = number(a.positional[0]);
   const std::uint64_t count = number(a.positional[1]);
