@@ -3,7 +3,6 @@ Python objects they leave (sys.getallocatedblocks, exact) and the C and C++ heap
 mallinfo2, exact where there is one), and the references they hold to their arguments."""
 import ctypes
 import gc
-import os
 import sys
 
 import pytest
@@ -98,10 +97,6 @@ CALLS = {
         fastblake.blake3(KEY).digest(), fastblake.bao.encode(DATA)[0]).read()),
     "bao refused": fails(lambda: fastblake.bao.decode(fastblake.blake3(KEY).digest(),
                                                       fastblake.bao.encode(DATA)[0])),
-    "bao encode_file": lambda: fastblake.bao.encode_file(__file__, os.devnull, outboard=True,
-                                                         progress=lambda d, t: None),
-    "bao encode_file refused": fails(lambda: fastblake.bao.encode_file("/no/such/file",
-                                                                       os.devnull)),
     "variants": lambda: (fastblake.variant(), fastblake.available_variants(),
                          fastblake.variant_choice(), fastblake.use_variant(fastblake.variant()),
                          fastblake.use_variant("no-such-variant")),
