@@ -3,6 +3,7 @@ Python objects they leave (sys.getallocatedblocks, exact) and the C and C++ heap
 mallinfo2, exact where there is one), and the references they hold to their arguments."""
 import ctypes
 import gc
+import os
 import sys
 
 import pytest
@@ -97,10 +98,23 @@ CALLS = {
         fastblake.blake3(KEY).digest(), fastblake.bao.encode(DATA)[0]).read()),
     "bao refused": fails(lambda: fastblake.bao.decode(fastblake.blake3(KEY).digest(),
                                                       fastblake.bao.encode(DATA)[0])),
+    "bao encode_file": lambda: fastblake.bao.encode_file(__file__, os.devnull, outboard=True,
+                                                         progress=lambda d, t: None),
+    "bao encode_file refused": fails(lambda: fastblake.bao.encode_file("/no/such/file",
+                                                                       os.devnull)),
     "variants": lambda: (fastblake.variant(), fastblake.available_variants(),
                          fastblake.variant_choice(), fastblake.use_variant(fastblake.variant()),
                          fastblake.use_variant("no-such-variant")),
 }
+
+
+def _growth(call):
+    gc.collect()
+    blocks, heap = sys.getallocatedblocks(), _heap_in_use()
+    for _ in range(ITERATIONS):
+        call()
+    gc.collect()
+    return sys.getallocatedblocks() - blocks, None if heap is None else _heap_in_use() - heap
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
@@ -111,12 +125,12 @@ def test_no_leak_over_many_calls(name):
         call()
     gc.collect()
     references = [sys.getrefcount(a) for a in arguments]
-    blocks, heap = sys.getallocatedblocks(), _heap_in_use()
-    for _ in range(ITERATIONS):
-        call()
-    gc.collect()
-    assert sys.getallocatedblocks() - blocks < 50, name
-    if heap is not None:
-        grown = _heap_in_use() - heap
-        assert grown < 64 * 1024, (name, grown)
+    # A leak grows every window of calls; a cache the interpreter fills once (CPython 3.13 grew
+    # by 100-140 blocks once in some runs of the file cases, and never again) grows one only.
+    for window in range(2):
+        blocks, heap = _growth(call)
+        if blocks < 50 and (heap is None or heap < 64 * 1024):
+            break
+    assert blocks < 50, name
+    assert heap is None or heap < 64 * 1024, (name, heap)
     assert [sys.getrefcount(a) for a in arguments] == references, name
