@@ -27,7 +27,7 @@ set(_fastblake_qemu_slow_cases
     "^OffloadFiles\\.AutomaticFileHashingOffloadsWholeSubtrees$"
     "^Blake2Files\\.EveryStrategyAndAlgorithmMatchesTheInMemoryHash$"
     "^(FileHazards|ForkSafety)\\."
-    "^Bao(Hostile|Groups|Reader|EncodePieces|Threads)\\.")
+    "^Bao(Hostile|Groups|Reader|EncodePieces|Threads|Stream)\\.")
 # CTest starts the costliest tests first. A fresh build has no timings yet, so the cases that
 # take seconds say so here; otherwise they start last and finish alone on one core.
 set(_fastblake_costly_cases

@@ -141,6 +141,65 @@ FASTBLAKE_API blake3::digest encode_outboard(std::uint64_t content_len,
                                              const write_at_function& out, thread_pool& pool,
                                              unsigned group_log = 0);
 
+/// What an encoder writes.
+enum class format {
+  /// Bao's combined encoding: the length, then parents and input in pre-order.
+  combined,
+  /// Bao's outboard encoding: the same without the input.
+  outboard,
+  /// bao-tree's post-order outboard: the parents in post-order (a subtree's children before it,
+  /// so that the parents of the finished part of a growing input keep their places), then the
+  /// length as 8 bytes little-endian (its PostOrderMemOutboard with the size suffix). Its size
+  /// is outboard_size()'s.
+  post_order_outboard,
+};
+
+/// An input of a length not known before its end (a pipe, a socket, data being made), encoded
+/// as it arrives, as the Rust crate's Encoder does: update() with each part, finalize() after
+/// the last. The output is written, and read back, through the two functions (on one file:
+/// read_from_fd and write_to_fd of a descriptor open for reading and writing). The encoding is
+/// written in post-order while the input comes, each 4 MiB of input encoded at once (on the
+/// default pool's threads, or use_pool's); finalize() then moves every node to its pre-order
+/// place in the same bytes, reading each byte once and writing it once (a post_order_outboard
+/// is left as it is). Memory stays at about 10 MiB (or a few chunk groups where groups are
+/// larger) whatever the length.
+///
+/// Anything thrown (by the functions, or std::bad_alloc) leaves the encoder failed: a later
+/// update() or finalize() throws std::logic_error, as one after finalize() does.
+class FASTBLAKE_API encoder {
+ public:
+  /// Throws bao::error (invalid_group) for a group_log above max_group_log.
+  encoder(read_at_function output_in, write_at_function output, format f = format::combined,
+          unsigned group_log = 0);
+  encoder(encoder&&) noexcept;
+  encoder& operator=(encoder&&) noexcept;
+  ~encoder();
+
+  void update(std::span<const std::byte> input);
+  /// Writes the rest of the encoding and returns the root hash.
+  blake3::digest finalize();
+  /// Input bytes taken so far.
+  std::uint64_t count() const noexcept;
+  /// Encodes on the pool's threads from now on (the pool must outlive the encoder's use of it).
+  void use_pool(thread_pool& pool) noexcept;
+
+ private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+/// The post-order outboard of input (format::post_order_outboard), on the default pool's
+/// threads as encode_outboard() runs.
+FASTBLAKE_API encoding encode_post_order_outboard(std::span<const std::byte> input,
+                                                  unsigned group_log = 0);
+/// A post-order outboard as Bao's pre-order one, and back: the same parents, moved (nothing
+/// hashed or checked: decode the result). Throws bao::error (truncated) where the bytes are
+/// shorter than the length in them needs; bytes past that are ignored.
+FASTBLAKE_API std::vector<std::byte> pre_order_outboard(std::span<const std::byte> post_order,
+                                                        unsigned group_log = 0);
+FASTBLAKE_API std::vector<std::byte> post_order_outboard(std::span<const std::byte> pre_order,
+                                                         unsigned group_log = 0);
+
 #if defined(__unix__) || defined(__APPLE__)
 /// The combined encoding of the regular file at path, or open as fd (from its offset on),
 /// written with out as it is made: read as the file functions of <fastblake/file.hpp> read

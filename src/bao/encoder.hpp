@@ -22,14 +22,16 @@ namespace fastblake::internal::bao {
 // chaining value, or the root hash where is_root. The input may start at input byte in_base and
 // out at encoding byte out_base (a part of each, when encoding in pieces).
 // Given a pool, subtrees larger than `piece` bytes encode their halves on two of its threads.
+// post_order: the children before their parent (node_places), for post-order outboards.
 class encoder {
  public:
   encoder(std::span<const std::byte> input, const geometry& g, bool outboard, std::byte* out,
           std::uint64_t in_base = 0, std::uint64_t out_base = 0,
-          fastblake::thread_pool* pool = nullptr, std::uint64_t piece = 0)
+          fastblake::thread_pool* pool = nullptr, std::uint64_t piece = 0, bool post_order = false)
       : input_(input),
         g_(g),
         outboard_(outboard),
+        post_order_(post_order),
         out_(out),
         in_base_(in_base),
         out_base_(out_base),
@@ -46,23 +48,24 @@ class encoder {
       // Every node at once, on the SIMD kernels, then written out in pre-order.
       levels_.hash(data, len, offset);
       write_nodes(offset, 0, len, at);
-      if (is_root) return parent_cv(out(at), true);
+      if (is_root) return parent_cv(out(place(len, at).parent), true);
       cv_bytes top;
       std::memcpy(top.data(), levels_.cv(0, chunks_in(len)), top.size());
       return top;
     }
     const std::uint64_t left = geometry::left_len(len);
-    const std::uint64_t right_at = at + parent_size + g_.subtree_size(left, outboard_);
+    const node_places p = place(len, at);
     cv_bytes l, r;
     if (pool_ != nullptr && len > piece_) {
-      encoder right_side(input_, g_, outboard_, out_, in_base_, out_base_, pool_, piece_);
-      pool_->join([&] { l = subtree(offset, left, at + parent_size, false); },
-                  [&] { r = right_side.subtree(offset + left, len - left, right_at, false); });
+      encoder right_side(input_, g_, outboard_, out_, in_base_, out_base_, pool_, piece_,
+                         post_order_);
+      pool_->join([&] { l = subtree(offset, left, p.left, false); },
+                  [&] { r = right_side.subtree(offset + left, len - left, p.right, false); });
     } else {
-      l = subtree(offset, left, at + parent_size, false);
-      r = subtree(offset + left, len - left, right_at, false);
+      l = subtree(offset, left, p.left, false);
+      r = subtree(offset + left, len - left, p.right, false);
     }
-    std::byte* parent = out(at);
+    std::byte* parent = out(p.parent);
     std::memcpy(parent, l.data(), l.size());
     std::memcpy(parent + l.size(), r.data(), r.size());
     return parent_cv(parent, is_root);
@@ -78,12 +81,16 @@ class encoder {
     }
     const std::uint64_t left = geometry::left_len(len);
     const std::uint64_t chunk = first / k3::chunk_len, left_chunks = left / k3::chunk_len;
-    std::memcpy(out(at), levels_.cv(chunk, left_chunks), k3::out_len);
-    std::memcpy(out(at) + k3::out_len, levels_.cv(chunk + left_chunks, chunks_in(len - left)),
+    const node_places p = place(len, at);
+    std::memcpy(out(p.parent), levels_.cv(chunk, left_chunks), k3::out_len);
+    std::memcpy(out(p.parent) + k3::out_len, levels_.cv(chunk + left_chunks, chunks_in(len - left)),
                 k3::out_len);
-    write_nodes(base, first, left, at + parent_size);
-    write_nodes(base, first + left, len - left,
-                at + parent_size + g_.subtree_size(left, outboard_));
+    write_nodes(base, first, left, p.left);
+    write_nodes(base, first + left, len - left, p.right);
+  }
+
+  node_places place(std::uint64_t len, std::uint64_t at) const noexcept {
+    return node_places(g_, len, at, outboard_, post_order_);
   }
 
   const std::byte* in(std::uint64_t offset) const { return input_.data() + (offset - in_base_); }
@@ -92,6 +99,7 @@ class encoder {
   std::span<const std::byte> input_;
   const geometry& g_;
   bool outboard_;
+  bool post_order_;
   std::byte* out_;
   std::uint64_t in_base_, out_base_;
   fastblake::thread_pool* pool_;

@@ -45,6 +45,27 @@ struct geometry {
   }
 };
 
+/// Where a subtree's parent and its two children go in an encoding that puts the subtree at
+/// `at`: pre-order (Bao's: the parent, then the children) or post-order (bao-tree's outboards:
+/// the children, then the parent, so that finished subtrees never move as the input grows).
+struct node_places {
+  std::uint64_t parent, left, right;
+
+  node_places(const geometry& g, std::uint64_t len, std::uint64_t at, bool outboard,
+              bool post_order) noexcept {
+    const std::uint64_t left_size = g.subtree_size(geometry::left_len(len), outboard);
+    if (post_order) {
+      left = at;
+      right = at + left_size;
+      parent = right + g.subtree_size(len - geometry::left_len(len), outboard);
+    } else {
+      parent = at;
+      left = at + parent_size;
+      right = left + left_size;
+    }
+  }
+};
+
 /// Every node's chaining value in a subtree of at most max_chunks chunks, level by level, hashed
 /// with the SIMD kernels as hash() hashes: level 0 holds the chunks', level j those of the
 /// subtrees of 2^j chunks (an odd last one moves up as it is). So the nodes of a Bao tree over

@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -993,6 +995,223 @@ TEST(BaoFiles, EncodeAndReadThroughDescriptors) {
   EXPECT_THROW(bao::read_from_fd(-1)(0, one), std::system_error);
   std::remove(in_path.c_str());
   std::remove(out_path.c_str());
+}
+
+// An output in memory that the stream encoder writes and reads back, counting both.
+struct memory_output {
+  byte_vector bytes;
+  std::uint64_t written = 0, read = 0;
+  bao::write_at_function writer() {
+    return [this](std::uint64_t at, std::span<const std::byte> b) {
+      if (at + b.size() > bytes.size()) bytes.resize(at + b.size(), std::byte{0xee});
+      std::copy(b.begin(), b.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at));
+      written += b.size();
+    };
+  }
+  bao::read_at_function reader() {
+    return [this](std::uint64_t at, std::span<std::byte> out) {
+      const std::size_t n = bao::read_from(bytes)(at, out);
+      read += n;
+      return n;
+    };
+  }
+};
+
+const char* name_of(bao::format f) {
+  switch (f) {
+    case bao::format::combined:
+      return "combined";
+    case bao::format::outboard:
+      return "outboard";
+    case bao::format::post_order_outboard:
+      return "post-order outboard";
+  }
+  return "?";
+}
+
+bao::encoding one_shot(std::span<const std::byte> input, bao::format f, unsigned k) {
+  switch (f) {
+    case bao::format::combined:
+      return bao::encode(input, k);
+    case bao::format::outboard:
+      return bao::encode_outboard(input, k);
+    case bao::format::post_order_outboard:
+      return bao::encode_post_order_outboard(input, k);
+  }
+  return {};
+}
+
+TEST(BaoStream, EncodesInAnyPartsWhatTheOneShotEncodersMake) {
+  random_source rng(test_seed() + 99);
+  thread_pool pool(3);
+  const auto random = rng.bytes((13u << 20) + 1025);
+  std::vector<std::size_t> lengths = streaming_lengths();
+  // Pieces of 4 MiB merged two by two, and an 8 MiB group's (k = 13) pieces.
+  for (std::size_t len : {std::size_t{8u << 20}, std::size_t{(8u << 20) + 1},
+                          std::size_t{(12u << 20) + 5}, std::size_t{(13u << 20) + 1025}}) {
+    lengths.push_back(len);
+  }
+  for (std::size_t len : lengths) {
+    const std::span<const std::byte> input(random.data(), len);
+    for (unsigned k : {0u, 4u, 13u}) {
+      for (bao::format f :
+           {bao::format::combined, bao::format::outboard, bao::format::post_order_outboard}) {
+        SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k) + ", " +
+                     name_of(f));
+        const bao::encoding want = one_shot(input, f, k);
+        for (int way = 0; way < 3; ++way) {
+          memory_output out;
+          bao::encoder e(out.reader(), out.writer(), f, k);
+          if (way == 2) e.use_pool(pool);
+          std::size_t done = 0;
+          while (done < len) {
+            // All at once, or random parts from a byte to 2 MiB.
+            const std::size_t n =
+                way == 0 ? len - done : std::min(len - done, rng.below(std::size_t{2} << 20) + 1);
+            e.update(input.subspan(done, n));
+            done += n;
+            EXPECT_EQ(e.count(), done);
+          }
+          EXPECT_EQ(e.finalize(), want.hash);
+          EXPECT_EQ(out.bytes, want.bytes);
+          // Each byte written once as the input came and once more where it moved; read once.
+          EXPECT_LE(out.written, 2 * want.bytes.size());
+          EXPECT_LE(out.read, want.bytes.size());
+        }
+      }
+    }
+  }
+}
+
+TEST(BaoStream, PostOrderOutboardsAreParentsInPostOrderThenTheLength) {
+  // Three chunks: the root over (the parent of chunks 0 and 1) and chunk 2.
+  const byte_vector input = bao_input(3 * 1024);
+  const bao::encoding pre = bao::encode_outboard(input);
+  const bao::encoding post = bao::encode_post_order_outboard(input);
+  ASSERT_EQ(pre.bytes.size(), 8u + 128u);
+  ASSERT_EQ(post.bytes.size(), pre.bytes.size());
+  EXPECT_EQ(post.hash, pre.hash);
+  EXPECT_TRUE(std::equal(post.bytes.begin(), post.bytes.begin() + 64, pre.bytes.begin() + 72));
+  EXPECT_TRUE(std::equal(post.bytes.begin() + 64, post.bytes.begin() + 128, pre.bytes.begin() + 8));
+  EXPECT_TRUE(std::equal(post.bytes.begin() + 128, post.bytes.end(), pre.bytes.begin()));
+
+  // The parents of a prefix's whole subtrees keep their places as the input grows: those of the
+  // subtrees of its f whole groups are f - popcount(f) parents, first in post-order.
+  random_source rng(test_seed() + 100);
+  const auto random = rng.bytes(3u << 20);
+  for (unsigned k : {0u, 2u, 5u}) {
+    const std::uint64_t group = std::uint64_t{1024} << k;
+    const byte_vector whole = bao::encode_post_order_outboard(random, k).bytes;
+    EXPECT_EQ(bao::pre_order_outboard(whole, k), bao::encode_outboard(random, k).bytes);
+    EXPECT_EQ(bao::post_order_outboard(bao::encode_outboard(random, k).bytes, k), whole);
+    for (int i = 0; i < 40; ++i) {
+      const std::size_t n = rng.below(random.size());
+      const std::span<const std::byte> prefix(random.data(), n);
+      const byte_vector part = bao::encode_post_order_outboard(prefix, k).bytes;
+      const std::uint64_t groups = n / group;
+      const auto stable = static_cast<std::ptrdiff_t>(
+          bao::parent_size * (groups - static_cast<std::uint64_t>(std::popcount(groups))));
+      SCOPED_TRACE("prefix " + std::to_string(n) + ", group_log " + std::to_string(k));
+      ASSERT_LE(stable + 8, static_cast<std::ptrdiff_t>(part.size()));
+      EXPECT_TRUE(std::equal(part.begin(), part.begin() + stable, whole.begin()));
+      EXPECT_EQ(bao::pre_order_outboard(part, k), bao::encode_outboard(prefix, k).bytes);
+      EXPECT_EQ(bao::decode_outboard(b3::hash(prefix), bao::pre_order_outboard(part, k), prefix, k),
+                byte_vector(prefix.begin(), prefix.end()));
+    }
+  }
+
+  // Sizes that do not match the length in them.
+  const byte_vector post_bytes = post.bytes;
+  for (std::size_t cut : {std::size_t{0}, std::size_t{7}, std::size_t{100}}) {
+    EXPECT_EQ(bao_error_offset([&] { bao::pre_order_outboard(std::span(post_bytes).first(cut)); }),
+              cut);
+  }
+  byte_vector longer = post_bytes;
+  longer.insert(longer.begin(), std::byte{0});
+  EXPECT_EQ(bao_error_offset([&] { bao::pre_order_outboard(longer); }), longer.size());
+  EXPECT_EQ(bao_error_offset([&] {
+              bao::post_order_outboard(std::span(pre.bytes).first(pre.bytes.size() - 1));
+            }),
+            pre.bytes.size() - 1);
+}
+
+TEST(BaoStream, FailuresLeaveTheEncoderUnusable) {
+  const byte_vector input = bao_input(9u << 20);
+  EXPECT_THROW(bao::encoder(
+                   bao::read_from({}), [](std::uint64_t, std::span<const std::byte>) {},
+                   bao::format::combined, bao::max_group_log + 1),
+               bao::error);
+  {
+    // A write that fails: the update that met it throws it, and every later call refuses.
+    int writes = 0;
+    bao::encoder e(bao::read_from({}), [&](std::uint64_t, std::span<const std::byte>) {
+      if (++writes == 2) throw std::runtime_error("disk full");
+    });
+    EXPECT_THROW(e.update(input), std::runtime_error);
+    EXPECT_THROW(e.update(input), std::logic_error);
+    EXPECT_THROW(e.finalize(), std::logic_error);
+  }
+  {
+    // An output that cannot be read back: nothing there, or a descriptor open for writing only.
+    memory_output out;
+    bao::encoder e(bao::read_from({}), out.writer());
+    e.update(input);
+    EXPECT_THROW(e.finalize(), std::runtime_error);
+    EXPECT_THROW(e.finalize(), std::logic_error);
+  }
+  {
+    const std::string path = ::testing::TempDir() + "/bao-stream-write-only";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ASSERT_GE(fd, 0);
+    bao::encoder e(bao::read_from_fd(fd), bao::write_to_fd(fd));
+    e.update(input);
+    try {
+      e.finalize();
+      ADD_FAILURE() << "expected EBADF";
+    } catch (const std::system_error& error) {
+      EXPECT_EQ(error.code(), std::errc::bad_file_descriptor);
+    }
+    ::close(fd);
+    std::remove(path.c_str());
+  }
+  {
+    memory_output out;
+    bao::encoder e(out.reader(), out.writer(), bao::format::outboard);
+    e.update(input);
+    e.update({});
+    EXPECT_EQ(e.finalize(), b3::hash(input));
+    EXPECT_THROW(e.finalize(), std::logic_error);
+  }
+  {
+    memory_output out;
+    bao::encoder e(out.reader(), out.writer());
+    e.update(std::span(input).first(100));
+    EXPECT_EQ(e.finalize(), b3::hash(std::span(input).first(100)));
+    EXPECT_THROW(e.update(input), std::logic_error);
+    EXPECT_THROW(e.finalize(), std::logic_error);
+  }
+}
+
+TEST(BaoStream, EncodesIntoAFileThatTheReaderChecks) {
+  const std::string path = ::testing::TempDir() + "/bao-stream-out";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  const byte_vector input = bao_input((9u << 20) + 3);
+  bao::encoder e(bao::read_from_fd(fd), bao::write_to_fd(fd));
+  for (std::size_t done = 0; done < input.size(); done += 65536) {
+    e.update(std::span(input).subspan(done, std::min<std::size_t>(65536, input.size() - done)));
+  }
+  const b3::digest hash = e.finalize();
+  EXPECT_EQ(hash, b3::hash(input));
+  bao::reader r(hash, bao::read_from_fd(fd));
+  byte_vector got(input.size() + 1);
+  std::size_t n = 0;
+  while (std::size_t more = r.read(std::span(got).subspan(n))) n += more;
+  EXPECT_EQ(n, input.size());
+  got.resize(n);
+  EXPECT_EQ(got, input);
+  ::close(fd);
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -1,0 +1,257 @@
+// Encodings of inputs whose length is known only at their end (bao::encoder), and post-order
+// outboards (bao-tree's): both rest on the same fact, that a tree written in post-order can be
+// written as its input arrives, and moved to pre-order once the length is known.
+#include <algorithm>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include "bao/encoder.hpp"
+
+namespace fastblake::internal::bao {
+namespace {
+
+// The pieces the encoder encodes at once: whole subtrees of the final tree, whatever its length.
+std::uint64_t piece_len_of(const geometry& g) {
+  return std::max(piece_encoder::default_piece_len, g.group_len);
+}
+
+// The pool hash() would take for an input of len bytes; nullptr for the calling thread alone.
+fastblake::thread_pool* automatic_pool(std::uint64_t len) {
+  fastblake::thread_pool* pool = k3::tree::automatic_input_pool(static_cast<std::size_t>(
+      std::min<std::uint64_t>(len, std::numeric_limits<std::size_t>::max())));
+  return pool != nullptr && pool->size() >= 2 ? pool : nullptr;
+}
+
+// Copies every parent of the subtree of len bytes from one outboard layout to the other.
+void move_parents(const geometry& g, std::uint64_t len, std::span<const std::byte> from,
+                  std::uint64_t from_at, bool from_post, std::span<std::byte> to,
+                  std::uint64_t to_at, bool to_post) {
+  if (g.is_leaf(len)) return;
+  const node_places f(g, len, from_at, true, from_post), t(g, len, to_at, true, to_post);
+  std::copy_n(from.data() + f.parent, parent_size, to.data() + t.parent);
+  const std::uint64_t left = geometry::left_len(len);
+  move_parents(g, left, from, f.left, from_post, to, t.left, to_post);
+  move_parents(g, len - left, from, f.right, from_post, to, t.right, to_post);
+}
+
+}  // namespace
+}  // namespace fastblake::internal::bao
+
+namespace fastblake::bao {
+
+namespace ib = internal::bao;
+
+struct encoder::state {
+  read_at_function output_in;
+  write_at_function output;
+  bool outboard, post_order;
+  ib::geometry g;
+  std::uint64_t piece_len;
+  // Where the tree starts in the output: after the header, which is written last (pre-order);
+  // at 0 where the length goes after it (post-order).
+  std::uint64_t base;
+  std::vector<std::byte> pending;  // input not yet encoded: at most one piece
+  std::uint64_t encoded = 0;       // input bytes before pending
+  std::uint64_t written = 0;       // tree bytes written from base on
+  // The chaining values of the finished subtrees and their lengths, largest first: siblings of
+  // one length are merged at once, so there is at most one a length.
+  std::vector<std::pair<ib::cv_bytes, std::uint64_t>> finished;
+  std::vector<std::byte> scratch;
+  thread_pool* pool = nullptr;
+  bool ended = false;
+
+  state(read_at_function in, write_at_function out, format f, unsigned group_log)
+      : output_in(std::move(in)),
+        output(std::move(out)),
+        outboard(f != format::combined),
+        post_order(f == format::post_order_outboard),
+        g(0, group_log),
+        piece_len(ib::piece_len_of(g)),
+        base(post_order ? 0 : header_size) {}
+
+  // Encodes input bytes [offset, offset + data.size()), a subtree, at the end of the output.
+  ib::cv_bytes encode_subtree(std::span<const std::byte> data, std::uint64_t offset, bool is_root) {
+    const std::uint64_t len = data.size();
+    scratch.resize(static_cast<std::size_t>(g.subtree_size(len, outboard)));
+    thread_pool* threads = pool != nullptr ? pool : ib::automatic_pool(len);
+    if (threads != nullptr && threads->size() < 2) threads = nullptr;
+    const std::uint64_t at = base + written;
+    const ib::cv_bytes cv =
+        ib::encoder(data, g, outboard, scratch.data(), offset, at, threads,
+                    threads != nullptr ? ib::piece_for(len, *threads) : 0, post_order)
+            .subtree(offset, len, at, is_root);
+    if (!scratch.empty()) output(at, scratch);
+    written += scratch.size();
+    return cv;
+  }
+
+  // Appends the parent of two finished subtrees (post-order: after them) and returns its value.
+  ib::cv_bytes append_parent(const ib::cv_bytes& left, const ib::cv_bytes& right, bool is_root) {
+    std::array<std::byte, parent_size> parent;
+    std::memcpy(parent.data(), left.data(), left.size());
+    std::memcpy(parent.data() + left.size(), right.data(), right.size());
+    output(base + written, parent);
+    written += parent_size;
+    return ib::parent_cv(parent.data(), is_root);
+  }
+
+  void encode_pending_piece() {
+    ib::cv_bytes cv = encode_subtree(pending, encoded, false);
+    encoded += pending.size();
+    pending.clear();
+    std::uint64_t len = piece_len;
+    while (!finished.empty() && finished.back().second == len) {
+      cv = append_parent(finished.back().first, cv, false);
+      finished.pop_back();
+      len *= 2;
+    }
+    finished.emplace_back(cv, len);
+  }
+
+  void read_back(std::uint64_t at, std::span<std::byte> into) {
+    std::size_t got = 0;
+    while (got < into.size()) {
+      const std::size_t n = std::min(output_in(at + got, into.subspan(got)), into.size() - got);
+      if (n == 0) {
+        throw std::runtime_error(
+            "fastblake::bao::encoder: the output ended before what was written to it");
+      }
+      got += n;
+    }
+  }
+
+  // Moves the subtree of len bytes at post_at, in post-order above its pieces, to its pre-order
+  // place pre_at. The nodes are taken last to first, and every node's pre-order place is at or
+  // after its post-order one (only the parents before it differ, and they all come after it in
+  // post-order), so a node is written only over bytes already read; a parent waits here until
+  // its subtree has moved, and then goes to the subtree's first bytes.
+  void flip(std::uint64_t len, std::uint64_t post_at, std::uint64_t pre_at) {
+    if (len <= piece_len) {
+      const std::uint64_t size = g.subtree_size(len, outboard);
+      if (size == 0 || post_at == pre_at) return;
+      scratch.resize(static_cast<std::size_t>(size));
+      read_back(post_at, scratch);
+      output(pre_at, scratch);
+      return;
+    }
+    const ib::node_places post(g, len, post_at, outboard, true),
+        pre(g, len, pre_at, outboard, false);
+    std::array<std::byte, parent_size> parent;
+    read_back(post.parent, parent);
+    const std::uint64_t left = ib::geometry::left_len(len);
+    flip(len - left, post.right, pre.right);
+    flip(left, post.left, pre.left);
+    output(pre.parent, parent);
+  }
+
+  blake3::digest finish() {
+    const std::uint64_t content_len = encoded + pending.size();
+    ib::cv_bytes root;
+    if (finished.empty()) {
+      root = encode_subtree(pending, 0, true);
+    } else {
+      ib::cv_bytes right = encode_subtree(pending, encoded, false);
+      while (!finished.empty()) {
+        const ib::cv_bytes left = finished.back().first;
+        finished.pop_back();
+        right = append_parent(left, right, finished.empty());
+      }
+      root = right;
+      if (!post_order) flip(content_len, base, base);
+    }
+    std::array<std::byte, header_size> length;
+    ib::write_header(content_len, length.data());
+    output(post_order ? base + written : 0, length);
+    return blake3::digest(root);
+  }
+
+  void check_usable() const {
+    if (ended) {
+      throw std::logic_error("fastblake::bao::encoder: used after finalize() or a failure");
+    }
+  }
+};
+
+encoder::encoder(read_at_function output_in, write_at_function output, format f, unsigned group_log)
+    : state_(std::make_unique<state>(std::move(output_in), std::move(output), f, group_log)) {
+  state_->pending.reserve(static_cast<std::size_t>(
+      std::min<std::uint64_t>(state_->piece_len, std::uint64_t{64} << 20)));
+}
+
+encoder::encoder(encoder&&) noexcept = default;
+encoder& encoder::operator=(encoder&&) noexcept = default;
+encoder::~encoder() = default;
+
+void encoder::update(std::span<const std::byte> input) {
+  state& s = *state_;
+  s.check_usable();
+  try {
+    while (!input.empty()) {
+      // A full piece is encoded only once more input comes: the last one may be the root.
+      if (s.pending.size() == s.piece_len) s.encode_pending_piece();
+      const auto take = static_cast<std::size_t>(
+          std::min<std::uint64_t>(input.size(), s.piece_len - s.pending.size()));
+      s.pending.insert(s.pending.end(), input.begin(), input.begin() + take);
+      input = input.subspan(take);
+    }
+  } catch (...) {
+    s.ended = true;
+    throw;
+  }
+}
+
+blake3::digest encoder::finalize() {
+  state& s = *state_;
+  s.check_usable();
+  s.ended = true;
+  return s.finish();
+}
+
+std::uint64_t encoder::count() const noexcept { return state_->encoded + state_->pending.size(); }
+
+void encoder::use_pool(thread_pool& pool) noexcept { state_->pool = &pool; }
+
+encoding encode_post_order_outboard(std::span<const std::byte> input, unsigned group_log) {
+  const ib::geometry g(input.size(), group_log);
+  const std::uint64_t tree = g.subtree_size(input.size(), true);
+  encoding e;
+  e.bytes.resize(static_cast<std::size_t>(tree + header_size));
+  thread_pool* pool = ib::automatic_pool(input.size());
+  e.hash =
+      blake3::digest(ib::encoder(input, g, true, e.bytes.data(), 0, 0, pool,
+                                 pool != nullptr ? ib::piece_for(input.size(), *pool) : 0, true)
+                         .subtree(0, input.size(), 0, true));
+  ib::write_header(input.size(), e.bytes.data() + tree);
+  return e;
+}
+
+std::vector<std::byte> pre_order_outboard(std::span<const std::byte> post_order,
+                                          unsigned group_log) {
+  if (post_order.size() < header_size) ib::fail(errc::truncated, post_order.size());
+  const std::uint64_t content_len =
+      ib::read_header(post_order.data() + post_order.size() - header_size);
+  const ib::geometry g(content_len, group_log);
+  const std::uint64_t tree = g.subtree_size(content_len, true);
+  if (post_order.size() - header_size != tree) ib::fail(errc::truncated, post_order.size());
+  std::vector<std::byte> out(static_cast<std::size_t>(tree + header_size));
+  ib::write_header(content_len, out.data());
+  ib::move_parents(g, content_len, post_order, 0, true, out, header_size, false);
+  return out;
+}
+
+std::vector<std::byte> post_order_outboard(std::span<const std::byte> pre_order,
+                                           unsigned group_log) {
+  if (pre_order.size() < header_size) ib::fail(errc::truncated, pre_order.size());
+  const std::uint64_t content_len = ib::read_header(pre_order.data());
+  const ib::geometry g(content_len, group_log);
+  const std::uint64_t tree = g.subtree_size(content_len, true);
+  if (pre_order.size() - header_size < tree) ib::fail(errc::truncated, pre_order.size());
+  std::vector<std::byte> out(static_cast<std::size_t>(tree + header_size));
+  ib::move_parents(g, content_len, pre_order, header_size, false, out, 0, true);
+  ib::write_header(content_len, out.data() + tree);
+  return out;
+}
+
+}  // namespace fastblake::bao
