@@ -192,6 +192,11 @@ class FASTBLAKE_API encoder {
 /// threads as encode_outboard() runs.
 FASTBLAKE_API encoding encode_post_order_outboard(std::span<const std::byte> input,
                                                   unsigned group_log = 0);
+/// The same into the first outboard_size() bytes of out; returns the root hash. Throws
+/// std::length_error where out is smaller.
+FASTBLAKE_API blake3::digest encode_post_order_outboard(std::span<const std::byte> input,
+                                                        std::span<std::byte> out,
+                                                        unsigned group_log = 0);
 /// A post-order outboard as Bao's pre-order one, and back: the same parents, moved (nothing
 /// hashed or checked: decode the result). Throws bao::error (truncated) where the bytes are
 /// shorter than the length in them needs; bytes past that are ignored.

@@ -311,9 +311,15 @@ FASTBLAKE_API int fastblake_blake2_hash_many(int algorithm, const fastblake_blak
 
 /* ---- Bao: verified streaming (<fastblake/bao.hpp>, docs/bao.md) ---- */
 
-/** The formats: the combined encoding (the length, parents and input in pre-order), and the
- * outboard one (without the input). */
-enum { FASTBLAKE_BAO_COMBINED = 0, FASTBLAKE_BAO_OUTBOARD = 1 };
+/** The formats: the combined encoding (the length, parents and input in pre-order), the
+ * outboard one (without the input), and bao-tree's post-order outboard (the parents in
+ * post-order, then the length; bao::format::post_order_outboard), which the in-memory encoder,
+ * the stream encoder and fastblake_bao_convert_outboard take. */
+enum {
+  FASTBLAKE_BAO_COMBINED = 0,
+  FASTBLAKE_BAO_OUTBOARD = 1,
+  FASTBLAKE_BAO_POST_ORDER_OUTBOARD = 2
+};
 
 /** The size of the encoding of content_len bytes in that format with chunk groups of
  * 2^group_log chunks (0: Bao itself); 0 for a group_log above 32 or an unknown format. */
@@ -356,6 +362,17 @@ FASTBLAKE_API int fastblake_bao_decode_slice(const uint8_t hash[32], const void*
                                              size_t slice_len, uint64_t start, uint64_t count,
                                              unsigned group_log, uint8_t* out, size_t out_capacity,
                                              size_t* out_len, uint64_t* error_offset);
+
+/** An outboard in the other order: a pre-order one (FASTBLAKE_BAO_OUTBOARD) as a post-order
+ * one (to_format FASTBLAKE_BAO_POST_ORDER_OUTBOARD), or back (to_format
+ * FASTBLAKE_BAO_OUTBOARD), nothing checked. Writes it to out and its length to *out_len.
+ * Returns 0; FASTBLAKE_EBAO_TRUNCATED (and *error_offset) where the bytes do not hold the
+ * parents their length needs; ERANGE, with the length in *out_len, where out_capacity is
+ * smaller; EINVAL. */
+FASTBLAKE_API int fastblake_bao_convert_outboard(const void* outboard, size_t outboard_len,
+                                                 int to_format, unsigned group_log, uint8_t* out,
+                                                 size_t out_capacity, size_t* out_len,
+                                                 uint64_t* error_offset);
 
 /** Where a reader or encoder reads: up to len bytes at offset into buf. Returns how many it
  * read, fewer than len only at the end of its bytes; or -1 with errno set, which the call
@@ -401,15 +418,46 @@ FASTBLAKE_API uint64_t fastblake_bao_reader_position(const fastblake_bao_reader*
 FASTBLAKE_API int fastblake_bao_reader_length(fastblake_bao_reader* reader, uint64_t* length,
                                               uint64_t* error_offset);
 
+/** Where the stream encoder writes: len bytes at offset. Returns 0, or -1 with errno set. */
+typedef int (*fastblake_bao_write_fn)(void* context, uint64_t offset, const void* buf, size_t len);
+
+/** An encoder of an input of a length not known before its end (bao::encoder): update() with
+ * each part, finalize() after the last. It writes its output, and reads it back at the end,
+ * through the two functions (post-order while the input comes, then moved in place to
+ * pre-order); on the default pool's threads, in about 10 MiB of memory. */
+typedef struct fastblake_bao_encoder fastblake_bao_encoder;
+
+/** An encoder in the format (any of the three) writing through write and reading back through
+ * read, both given context. Sets *encoder. Returns 0; EINVAL for a format or group_log unknown
+ * or a function that is NULL; ENOMEM. */
+FASTBLAKE_API int fastblake_bao_encoder_new(fastblake_bao_read_fn read,
+                                            fastblake_bao_write_fn write, void* context, int format,
+                                            unsigned group_log, fastblake_bao_encoder** encoder);
+#if defined(__unix__) || defined(__APPLE__)
+/** The same into a file descriptor open for reading and writing (pread and pwrite, from offset
+ * 0), which must stay open until finalize. */
+FASTBLAKE_API int fastblake_bao_encoder_open(int fd, int format, unsigned group_log,
+                                             fastblake_bao_encoder** encoder);
+#endif
+/** Takes len more input bytes. Returns 0; the errno of a write or read that failed, or ENOMEM;
+ * after any failure, or after finalize, EINVAL. */
+FASTBLAKE_API int fastblake_bao_encoder_update(fastblake_bao_encoder* encoder, const void* input,
+                                               size_t len);
+/** Writes the rest of the encoding and the root hash to hash. Returns as update. */
+FASTBLAKE_API int fastblake_bao_encoder_finalize(fastblake_bao_encoder* encoder, uint8_t hash[32]);
+FASTBLAKE_API void fastblake_bao_encoder_free(fastblake_bao_encoder* encoder);
+
 #if defined(__unix__) || defined(__APPLE__)
 /** Encodes content_len bytes of input_fd into out_fd (pread and pwrite; out_fd must be
- * seekable) in the format, in pieces of 4 MiB on the default pool's threads, in bounded memory;
- * writes the root hash. Returns 0; EINVAL; FASTBLAKE_EBAO_TRUNCATED with the input's offset in
- * *error_offset where the input ends before content_len; an I/O error's errno. */
+ * seekable) in the format (not the post-order one), in pieces of 4 MiB on the default pool's
+ * threads, in bounded memory; writes the root hash. Returns 0; EINVAL; FASTBLAKE_EBAO_TRUNCATED
+ * with the input's offset in *error_offset where the input ends before content_len; an I/O error's
+ * errno. */
 FASTBLAKE_API int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format,
                                           unsigned group_log, int out_fd, uint8_t hash[32],
                                           uint64_t* error_offset);
-/** Encodes the regular file at `path` into out_fd (pwrite: seekable) in the format, as
+/** Encodes the regular file at `path` into out_fd (pwrite: seekable) in the format (combined
+ * or outboard), as
  * bao::encode_file does: read by the file strategy (a fastblake_file_strategy; the automatic one
  * maps a big file in windows, each encoded on the default pool's threads), in bounded memory;
  * writes the root hash. Returns 0; EINVAL for a format, group_log or strategy unknown or a file

@@ -213,17 +213,26 @@ std::uint64_t encoder::count() const noexcept { return state_->encoded + state_-
 
 void encoder::use_pool(thread_pool& pool) noexcept { state_->pool = &pool; }
 
-encoding encode_post_order_outboard(std::span<const std::byte> input, unsigned group_log) {
+blake3::digest encode_post_order_outboard(std::span<const std::byte> input,
+                                          std::span<std::byte> out, unsigned group_log) {
   const ib::geometry g(input.size(), group_log);
   const std::uint64_t tree = g.subtree_size(input.size(), true);
-  encoding e;
-  e.bytes.resize(static_cast<std::size_t>(tree + header_size));
+  if (out.size() < tree + header_size) {
+    throw std::length_error("fastblake::bao: the output is smaller than the encoding");
+  }
   thread_pool* pool = ib::automatic_pool(input.size());
-  e.hash =
-      blake3::digest(ib::encoder(input, g, true, e.bytes.data(), 0, 0, pool,
-                                 pool != nullptr ? ib::piece_for(input.size(), *pool) : 0, true)
-                         .subtree(0, input.size(), 0, true));
-  ib::write_header(input.size(), e.bytes.data() + tree);
+  const blake3::digest hash(ib::encoder(input, g, true, out.data(), 0, 0, pool,
+                                        pool != nullptr ? ib::piece_for(input.size(), *pool) : 0,
+                                        true)
+                                .subtree(0, input.size(), 0, true));
+  ib::write_header(input.size(), out.data() + tree);
+  return hash;
+}
+
+encoding encode_post_order_outboard(std::span<const std::byte> input, unsigned group_log) {
+  encoding e;
+  e.bytes.resize(static_cast<std::size_t>(outboard_size(input.size(), group_log)));
+  e.hash = encode_post_order_outboard(input, e.bytes, group_log);
   return e;
 }
 

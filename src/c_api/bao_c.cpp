@@ -1,6 +1,8 @@
 // The C interface to Bao (fastblake.h, "Bao"): the in-memory encoder, slicer and decoders.
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <fastblake/bao.hpp>
@@ -12,8 +14,12 @@ namespace {
 namespace bao = fastblake::bao;
 using fastblake::c_api::bytes;
 
-bool known_format(int format) {
+// Bao's own formats, in pre-order; and with bao-tree's post-order outboard.
+bool pre_order_format(int format) {
   return format == FASTBLAKE_BAO_COMBINED || format == FASTBLAKE_BAO_OUTBOARD;
+}
+bool known_format(int format) {
+  return pre_order_format(format) || format == FASTBLAKE_BAO_POST_ORDER_OUTBOARD;
 }
 
 // f()'s status, a bao::error as its status, with its offset in *error_offset.
@@ -76,12 +82,38 @@ struct fastblake_bao_reader {
   bao::reader reader;
 };
 
+struct fastblake_bao_encoder {
+  bao::encoder encoder;
+};
+
+namespace {
+
+bao::format format_of(int format) {
+  return format == FASTBLAKE_BAO_COMBINED   ? bao::format::combined
+         : format == FASTBLAKE_BAO_OUTBOARD ? bao::format::outboard
+                                            : bao::format::post_order_outboard;
+}
+
+// An encoder's status: a std::logic_error (used after finalize or a failure) is EINVAL.
+template <class F>
+int encoder_status(F&& f) noexcept {
+  return fastblake::c_api::guarded([&] {
+    try {
+      return f();
+    } catch (const std::logic_error&) {
+      return EINVAL;
+    }
+  });
+}
+
+}  // namespace
+
 extern "C" {
 
 uint64_t fastblake_bao_encoded_size(uint64_t content_len, int format, unsigned group_log) {
   if (!known_format(format) || group_log > bao::max_group_log) return 0;
-  return format == FASTBLAKE_BAO_OUTBOARD ? bao::outboard_size(content_len, group_log)
-                                          : bao::encoded_size(content_len, group_log);
+  return format == FASTBLAKE_BAO_COMBINED ? bao::encoded_size(content_len, group_log)
+                                          : bao::outboard_size(content_len, group_log);
 }
 
 int fastblake_bao_encode(const void* input, size_t input_len, int format, unsigned group_log,
@@ -91,9 +123,10 @@ int fastblake_bao_encode(const void* input, size_t input_len, int format, unsign
   return fastblake::c_api::guarded([&] {
     const auto in = bytes(input, input_len);
     const auto to = std::as_writable_bytes(std::span(out, out_capacity));
-    const fastblake::blake3::digest d = format == FASTBLAKE_BAO_OUTBOARD
-                                            ? bao::encode_outboard(in, to, group_log)
-                                            : bao::encode(in, to, group_log);
+    const fastblake::blake3::digest d =
+        format == FASTBLAKE_BAO_COMBINED   ? bao::encode(in, to, group_log)
+        : format == FASTBLAKE_BAO_OUTBOARD ? bao::encode_outboard(in, to, group_log)
+                                           : bao::encode_post_order_outboard(in, to, group_log);
     std::memcpy(hash, d.data(), d.size());
     return 0;
   });
@@ -154,7 +187,7 @@ int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd, 
 
 int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format, unsigned group_log,
                             int out_fd, uint8_t hash[32], uint64_t* error_offset) {
-  if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;
+  if (!pre_order_format(format) || group_log > bao::max_group_log) return EINVAL;
   return checked(
       [&] {
         fastblake::thread_pool& pool = fastblake::thread_pool::default_pool();
@@ -174,7 +207,7 @@ int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format, unsi
 #if defined(__unix__) || defined(__APPLE__)
 int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, int strategy,
                               int out_fd, uint8_t hash[32]) {
-  if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;
+  if (!pre_order_format(format) || group_log > bao::max_group_log) return EINVAL;
   return checked(
       [&] {
         fastblake::file_options options;
@@ -190,6 +223,72 @@ int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, 
       nullptr);
 }
 #endif
+
+int fastblake_bao_convert_outboard(const void* outboard, size_t outboard_len, int to_format,
+                                   unsigned group_log, uint8_t* out, size_t out_capacity,
+                                   size_t* out_len, uint64_t* error_offset) {
+  if (to_format == FASTBLAKE_BAO_COMBINED || !known_format(to_format) ||
+      group_log > bao::max_group_log) {
+    return EINVAL;
+  }
+  return into(
+      [&] {
+        const auto in = bytes(outboard, outboard_len);
+        return to_format == FASTBLAKE_BAO_OUTBOARD ? bao::pre_order_outboard(in, group_log)
+                                                   : bao::post_order_outboard(in, group_log);
+      },
+      out, out_capacity, out_len, error_offset);
+}
+
+int fastblake_bao_encoder_new(fastblake_bao_read_fn read, fastblake_bao_write_fn write,
+                              void* context, int format, unsigned group_log,
+                              fastblake_bao_encoder** encoder) {
+  if (read == nullptr || write == nullptr || !known_format(format) ||
+      group_log > bao::max_group_log) {
+    return EINVAL;
+  }
+  return fastblake::c_api::guarded([&] {
+    bao::write_at_function writer = [write, context](std::uint64_t offset,
+                                                     std::span<const std::byte> b) {
+      errno = 0;
+      if (write(context, offset, b.data(), b.size()) != 0) {
+        throw std::system_error(errno != 0 ? errno : EIO, std::generic_category());
+      }
+    };
+    *encoder = new fastblake_bao_encoder{bao::encoder(
+        read_function(read, context), std::move(writer), format_of(format), group_log)};
+    return 0;
+  });
+}
+
+#if FASTBLAKE_C_FILES
+int fastblake_bao_encoder_open(int fd, int format, unsigned group_log,
+                               fastblake_bao_encoder** encoder) {
+  if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;
+  return fastblake::c_api::guarded([&] {
+    *encoder = new fastblake_bao_encoder{
+        bao::encoder(bao::read_from_fd(fd), bao::write_to_fd(fd), format_of(format), group_log)};
+    return 0;
+  });
+}
+#endif
+
+int fastblake_bao_encoder_update(fastblake_bao_encoder* encoder, const void* input, size_t len) {
+  return encoder_status([&] {
+    encoder->encoder.update(bytes(input, len));
+    return 0;
+  });
+}
+
+int fastblake_bao_encoder_finalize(fastblake_bao_encoder* encoder, uint8_t hash[32]) {
+  return encoder_status([&] {
+    const fastblake::blake3::digest d = encoder->encoder.finalize();
+    std::memcpy(hash, d.data(), d.size());
+    return 0;
+  });
+}
+
+void fastblake_bao_encoder_free(fastblake_bao_encoder* encoder) { delete encoder; }
 
 void fastblake_bao_reader_free(fastblake_bao_reader* reader) { delete reader; }
 

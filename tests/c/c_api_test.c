@@ -866,11 +866,133 @@ static void test_blake2x(void) {
   CHECK(fastblake_blake2_finalize_range(&state, 60, part, 10) == EINVAL);
 }
 
+/* A growing output in memory for the stream encoder; writes fail with ENOSPC from fail_at on,
+ * if set. */
+struct memory_output {
+  uint8_t* bytes;
+  size_t size;
+  uint64_t fail_at;
+};
+
+static int write_memory(void* context, uint64_t offset, const void* buf, size_t len) {
+  struct memory_output* m = context;
+  if (m->fail_at != 0 && offset + len > m->fail_at) {
+    errno = ENOSPC;
+    return -1;
+  }
+  if (offset + len > m->size) {
+    uint8_t* grown = realloc(m->bytes, (size_t)offset + len);
+    if (grown == NULL) {
+      errno = ENOMEM;
+      return -1;
+    }
+    memset(grown + m->size, 0, (size_t)offset + len - m->size);
+    m->bytes = grown;
+    m->size = (size_t)offset + len;
+  }
+  memcpy(m->bytes + offset, buf, len);
+  return 0;
+}
+
+static long long read_output(void* context, uint64_t offset, void* buf, size_t len) {
+  struct memory_output* m = context;
+  struct memory_source source = {m->bytes, m->size, 0};
+  return read_memory(&source, offset, buf, len);
+}
+
+static void test_bao_stream(void) {
+  const size_t len = (9u << 20) + 1025;
+  uint8_t* input = malloc(len);
+  bao_input(input, len);
+  uint8_t* want[3];
+  size_t want_size[3];
+  uint8_t hash[32], got_hash[32];
+  for (int format = FASTBLAKE_BAO_COMBINED; format <= FASTBLAKE_BAO_POST_ORDER_OUTBOARD; ++format) {
+    want_size[format] = (size_t)fastblake_bao_encoded_size(len, format, 2);
+    want[format] = malloc(want_size[format]);
+    CHECK(fastblake_bao_encode(input, len, format, 2, want[format], want_size[format], hash) == 0);
+    struct memory_output m = {NULL, 0, 0};
+    fastblake_bao_encoder* e = NULL;
+    CHECK(fastblake_bao_encoder_new(read_output, write_memory, &m, format, 2, &e) == 0);
+    for (size_t done = 0; done < len; done += 100000) {
+      CHECK(fastblake_bao_encoder_update(e, input + done,
+                                         len - done < 100000 ? len - done : 100000) == 0);
+    }
+    CHECK(fastblake_bao_encoder_finalize(e, got_hash) == 0);
+    CHECK(memcmp(got_hash, hash, 32) == 0);
+    CHECK(m.size == want_size[format] && memcmp(m.bytes, want[format], m.size) == 0);
+    CHECK(fastblake_bao_encoder_update(e, input, 1) == EINVAL);
+    CHECK(fastblake_bao_encoder_finalize(e, got_hash) == EINVAL);
+    fastblake_bao_encoder_free(e);
+    free(m.bytes);
+  }
+  /* The two outboards, each as the other. */
+  const size_t outboard_size = want_size[FASTBLAKE_BAO_OUTBOARD];
+  uint8_t* converted = malloc(outboard_size);
+  size_t n = 0;
+  uint64_t offset = 0;
+  CHECK(fastblake_bao_convert_outboard(want[FASTBLAKE_BAO_POST_ORDER_OUTBOARD], outboard_size,
+                                       FASTBLAKE_BAO_OUTBOARD, 2, converted, outboard_size, &n,
+                                       NULL) == 0);
+  CHECK(n == outboard_size && memcmp(converted, want[FASTBLAKE_BAO_OUTBOARD], n) == 0);
+  CHECK(fastblake_bao_convert_outboard(want[FASTBLAKE_BAO_OUTBOARD], outboard_size,
+                                       FASTBLAKE_BAO_POST_ORDER_OUTBOARD, 2, converted,
+                                       outboard_size, &n, NULL) == 0);
+  CHECK(n == outboard_size && memcmp(converted, want[FASTBLAKE_BAO_POST_ORDER_OUTBOARD], n) == 0);
+  CHECK(fastblake_bao_convert_outboard(want[FASTBLAKE_BAO_OUTBOARD], outboard_size,
+                                       FASTBLAKE_BAO_POST_ORDER_OUTBOARD, 2, converted, 10, &n,
+                                       NULL) == ERANGE &&
+        n == outboard_size);
+  CHECK(fastblake_bao_convert_outboard(want[FASTBLAKE_BAO_POST_ORDER_OUTBOARD], 100,
+                                       FASTBLAKE_BAO_OUTBOARD, 2, converted, outboard_size, &n,
+                                       &offset) == FASTBLAKE_EBAO_TRUNCATED &&
+        offset == 100);
+  CHECK(fastblake_bao_convert_outboard(want[FASTBLAKE_BAO_OUTBOARD], outboard_size,
+                                       FASTBLAKE_BAO_COMBINED, 2, converted, outboard_size, &n,
+                                       NULL) == EINVAL);
+  free(converted);
+  /* A write that fails: its errno, then EINVAL. */
+  struct memory_output m = {NULL, 0, 1u << 20};
+  fastblake_bao_encoder* e = NULL;
+  CHECK(fastblake_bao_encoder_new(read_output, write_memory, &m, FASTBLAKE_BAO_COMBINED, 0, &e) ==
+        0);
+  CHECK(fastblake_bao_encoder_update(e, input, len) == ENOSPC);
+  CHECK(fastblake_bao_encoder_update(e, input, 1) == EINVAL);
+  fastblake_bao_encoder_free(e);
+  free(m.bytes);
+  CHECK(fastblake_bao_encoder_new(NULL, write_memory, &m, 0, 0, &e) == EINVAL);
+  CHECK(fastblake_bao_encoder_new(read_output, write_memory, &m, 3, 0, &e) == EINVAL);
+  CHECK(fastblake_bao_encoder_new(read_output, write_memory, &m, 0, 33, &e) == EINVAL);
+  /* Into a file, read back by the reader. */
+  char path[] = "/tmp/fastblake-c-bao-stream-XXXXXX";
+  const int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd >= 0) {
+    CHECK(fastblake_bao_encoder_open(fd, FASTBLAKE_BAO_COMBINED, 0, &e) == 0);
+    CHECK(fastblake_bao_encoder_update(e, input, len) == 0);
+    CHECK(fastblake_bao_encoder_finalize(e, got_hash) == 0);
+    fastblake_bao_encoder_free(e);
+    fastblake_bao_reader* r = NULL;
+    uint8_t* out = malloc(len + 1);
+    size_t total = 0;
+    CHECK(fastblake_bao_reader_open(got_hash, fd, -1, 0, &r) == 0);
+    CHECK(read_all(r, out, 1u << 20, &total, NULL) == 0);
+    CHECK(total == len && memcmp(out, input, len) == 0);
+    fastblake_bao_reader_free(r);
+    free(out);
+    close(fd);
+    unlink(path);
+  }
+  for (int format = 0; format < 3; ++format) free(want[format]);
+  free(input);
+}
+
 int main(void) {
   test_library();
   test_blake3_vectors();
   test_bao_vectors();
   test_bao_reader();
+  test_bao_stream();
   test_blake3_one_shot();
   test_blake3_hasher();
   test_files();
