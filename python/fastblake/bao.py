@@ -10,6 +10,10 @@ MAX_GROUP_LOG = _bao.MAX_GROUP_LOG
 encode = _bao.encode
 encode_outboard = _bao.encode_outboard
 encode_file = _bao.encode_file
+encode_post_order_outboard = _bao.encode_post_order_outboard
+pre_order_outboard = _bao.pre_order_outboard
+post_order_outboard = _bao.post_order_outboard
+Encoder = _bao.Encoder
 encoded_size = _bao.encoded_size
 outboard_size = _bao.outboard_size
 decode = _bao.decode
@@ -73,6 +77,7 @@ class Decoder(io.RawIOBase):
             raise ValueError("I/O operation on closed file.")
 
 
-__all__ = ["DecodeError", "Decoder", "MAX_GROUP_LOG", "encode", "encode_outboard",
-           "encoded_size", "outboard_size", "decode", "decode_outboard", "extract_slice",
-           "extract_slice_outboard", "decode_slice"]
+__all__ = ["DecodeError", "Decoder", "Encoder", "MAX_GROUP_LOG", "encode", "encode_outboard",
+           "encode_file", "encode_post_order_outboard", "pre_order_outboard",
+           "post_order_outboard", "encoded_size", "outboard_size", "decode", "decode_outboard",
+           "extract_slice", "extract_slice_outboard", "decode_slice"]

@@ -120,13 +120,13 @@ constexpr const char* encode_file_names[] = {"path",      "output",   "outboard"
                                              "group_log", "strategy", "progress"};
 constexpr parameters encode_file_parameters{"encode_file", encode_file_names, 2, 2, 2};
 
-// Where encode_file writes: a descriptor (an int, or a file object's fileno(), flushed first),
-// or a path, created or truncated.
+// Where encode_file and Encoder write: a descriptor (an int, or a file object's fileno(),
+// flushed first), or a path, created or truncated (for reading too where read_back).
 struct output_file {
   int fd = -1;
   bool owned = false;
 
-  explicit output_file(PyObject* output) {
+  explicit output_file(PyObject* output, bool read_back = false) {
     if (PyLong_Check(output) != 0) {
       fd = PyObject_AsFileDescriptor(output);
     } else if (PyObject_HasAttrString(output, "fileno") != 0) {
@@ -140,7 +140,8 @@ struct output_file {
       {
         gil_released unlocked;
         do {
-          fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+          fd = ::open(p.c_str(), (read_back ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC | O_CLOEXEC,
+                      0666);
         } while (fd < 0 && errno == EINTR);
       }
       if (fd < 0) raise_os_error(std::error_code(errno, std::generic_category()), output);
@@ -318,29 +319,58 @@ PyObject* decode_slice(PyObject*, PyObject* const* args, Py_ssize_t nargs,
 // in the reader's state, and set again when this reaches Python.
 struct python_call_failed {};
 
-// bao::reader over Python sources: each a buffer (held for the reader's life) or a binary file
-// object (seek() and readinto(), called with the GIL, which the reader's methods never release:
-// it also serializes their use from several threads).
-struct py_reader {
-  struct source {
-    std::unique_ptr<input_buffer> buffer;
-    ref file;
-  };
-  source tree, data;
+// Binary file objects read and written at offsets from inside the library (with the GIL held):
+// a Python error is kept and thrown through it as python_call_failed, then set again.
+struct python_file_io {
   ref saved_type, saved_value, saved_traceback;
-  std::optional<bao::reader> reader;
 
-  bao::read_at_function read_function(source& s) {
-    if (s.buffer) return bao::read_from(s.buffer->bytes());
-    return [this, file = s.file.get()](std::uint64_t offset, std::span<std::byte> out) {
-      return read_file(file, offset, out);
-    };
+  template <class F>
+  auto kept(F&& f) {
+    try {
+      return f();
+    } catch (const python_error_set&) {
+      PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+      PyErr_Fetch(&type, &value, &traceback);
+      saved_type = ref::steal(type);
+      saved_value = ref::steal(value);
+      saved_traceback = ref::steal(traceback);
+      throw python_call_failed{};
+    }
+  }
+
+  [[noreturn]] void raise_kept() {
+    PyErr_Restore(saved_type.release(), saved_value.release(), saved_traceback.release());
+    throw python_error_set{};
+  }
+
+  static void seek(PyObject* file, std::uint64_t offset) {
+    const ref at = ref::take(PyLong_FromUnsignedLongLong(offset));
+    ref::take(PyObject_CallMethod(file, "seek", "O", at.get()));
+  }
+
+  void write_file(PyObject* file, std::uint64_t offset, std::span<const std::byte> bytes) {
+    kept([&] {
+      seek(file, offset);
+      std::size_t done = 0;
+      while (done < bytes.size()) {
+        const ref view = ref::take(PyMemoryView_FromMemory(
+            const_cast<char*>(reinterpret_cast<const char*>(bytes.data() + done)),
+            static_cast<Py_ssize_t>(bytes.size() - done), PyBUF_READ));
+        const ref n = ref::take(PyObject_CallMethod(file, "write", "O", view.get()));
+        ref::take(PyObject_CallMethod(view.get(), "release", nullptr));
+        if (n.get() == Py_None) raise(PyExc_BlockingIOError, "the output takes no data now");
+        const std::uint64_t count = u64_argument(n.get());
+        if (count == 0 || count > bytes.size() - done) {
+          raise(PyExc_OSError, "write() wrote no bytes, or more than it was given");
+        }
+        done += static_cast<std::size_t>(count);
+      }
+    });
   }
 
   std::size_t read_file(PyObject* file, std::uint64_t offset, std::span<std::byte> out) {
-    try {
-      const ref at = ref::take(PyLong_FromUnsignedLongLong(offset));
-      ref::take(PyObject_CallMethod(file, "seek", "O", at.get()));
+    return kept([&] {
+      seek(file, offset);
       std::size_t got = 0;
       while (got < out.size()) {
         const ref view = ref::take(
@@ -356,14 +386,26 @@ struct py_reader {
         got += static_cast<std::size_t>(count);
       }
       return got;
-    } catch (const python_error_set&) {
-      PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
-      PyErr_Fetch(&type, &value, &traceback);
-      saved_type = ref::steal(type);
-      saved_value = ref::steal(value);
-      saved_traceback = ref::steal(traceback);
-      throw python_call_failed{};
-    }
+    });
+  }
+};
+
+// bao::reader over Python sources: each a buffer (held for the reader's life) or a binary file
+// object (seek() and readinto(), called with the GIL, which the reader's methods never release:
+// it also serializes their use from several threads).
+struct py_reader : python_file_io {
+  struct source {
+    std::unique_ptr<input_buffer> buffer;
+    ref file;
+  };
+  source tree, data;
+  std::optional<bao::reader> reader;
+
+  bao::read_at_function read_function(source& s) {
+    if (s.buffer) return bao::read_from(s.buffer->bytes());
+    return [this, file = s.file.get()](std::uint64_t offset, std::span<std::byte> out) {
+      return read_file(file, offset, out);
+    };
   }
 
   // f() on the reader, its failures as Python's.
@@ -377,8 +419,7 @@ struct py_reader {
       reason = static_cast<bao::errc>(e.code().value());
       offset = e.offset();
     } catch (const python_call_failed&) {
-      PyErr_Restore(saved_type.release(), saved_value.release(), saved_traceback.release());
-      throw python_error_set{};
+      raise_kept();
     }
     raise_decode_error(*reason, offset);
   }
@@ -479,6 +520,219 @@ PyType_Slot reader_slots[] = {
 PyType_Spec reader_spec{"fastblake.bao.Reader", sizeof(instance<py_reader>), 0, class_flags(true),
                         reader_slots};
 
+// -- The stream encoder (fastblake.bao.Encoder) -----------------------------------------------
+
+// bao::encoder into a path or descriptor (the work done with the GIL released), or into a
+// binary file object with seek(), write() and readinto() (with the GIL held, as it calls them).
+struct py_encoder : python_file_io {
+  ref output_object;
+  std::optional<output_file> fd_output;
+  ref file;
+  std::optional<bao::encoder> encoder;
+
+  // f() on the encoder, its failures as Python's: an OSError of the output, a ValueError once
+  // it can no longer be used.
+  template <class F>
+  auto run(PyObject* output, F&& f) {
+    std::error_code ec;
+    bool unusable = false;
+    {
+      std::optional<gil_released> unlocked;
+      if (fd_output) unlocked.emplace();
+      try {
+        return f(*encoder);
+      } catch (const python_call_failed&) {
+        unlocked.reset();
+        raise_kept();
+      } catch (const std::system_error& e) {
+        ec = e.code();
+      } catch (const std::logic_error&) {
+        unusable = true;
+      } catch (const std::runtime_error&) {
+        ec = std::make_error_code(std::errc::io_error);
+      }
+    }
+    if (unusable) raise(PyExc_ValueError, "the encoder was finalized, or failed");
+    raise_os_error(ec, output);
+  }
+};
+
+// A file object that is no path and has no file descriptor (io.BytesIO's fileno() raises).
+bool is_file_object_without_descriptor(PyObject* output) {
+  if (PyLong_Check(output) != 0 || PyUnicode_Check(output) != 0 || PyBytes_Check(output) != 0 ||
+      PyObject_HasAttrString(output, "__fspath__") != 0) {
+    return false;
+  }
+  if (PyObject_HasAttrString(output, "fileno") == 0) return true;
+  const ref fd = ref::steal(PyObject_CallMethod(output, "fileno", nullptr));
+  if (fd.get() != nullptr) return false;
+  PyErr_Clear();
+  return true;
+}
+
+// A file object with write(), seek() and readinto() that does not say it cannot read or seek.
+bool can_write_and_read_back(PyObject* file) {
+  for (const char* method : {"write", "seek", "readinto"}) {
+    if (PyObject_HasAttrString(file, method) == 0) return false;
+  }
+  for (const char* question : {"readable", "seekable"}) {
+    if (PyObject_HasAttrString(file, question) == 0) continue;
+    const ref answer = ref::take(PyObject_CallMethod(file, question, nullptr));
+    const int yes = PyObject_IsTrue(answer.get());
+    if (yes < 0) throw python_error_set{};
+    if (yes == 0) return false;
+  }
+  return true;
+}
+
+constexpr const char* encoder_names[] = {"output", "outboard", "post_order", "group_log"};
+constexpr parameters encoder_parameters{"Encoder", encoder_names, 1, 1, 1};
+
+PyObject* make_encoder(PyObject* type, PyObject* const* args, std::size_t nargsf,
+                       PyObject* kwnames) noexcept {
+  return guarded([&] {
+    PyObject* v[4];
+    parse(encoder_parameters, args, PyVectorcall_NARGS(nargsf), kwnames, v);
+    const int outboard = v[1] != nullptr ? PyObject_IsTrue(v[1]) : 0;
+    const int post_order = v[2] != nullptr ? PyObject_IsTrue(v[2]) : 0;
+    if (outboard < 0 || post_order < 0) throw python_error_set{};
+    if (post_order != 0 && outboard == 0) {
+      raise(PyExc_ValueError, "post_order is for outboards: give outboard=True too");
+    }
+    const unsigned group_log = group_argument(v[3]);
+    const bao::format f = post_order != 0 ? bao::format::post_order_outboard
+                          : outboard != 0 ? bao::format::outboard
+                                          : bao::format::combined;
+    ref self = ref::take(make_instance<py_encoder>(reinterpret_cast<PyTypeObject*>(type)));
+    py_encoder& e = value_of<py_encoder>(self.get());
+    e.output_object = ref::borrow(v[0]);
+    PyObject* out = v[0];
+    if (is_file_object_without_descriptor(out)) {
+      if (!can_write_and_read_back(out)) {
+        raise(PyExc_TypeError, "the output must be seekable and readable: it is read back");
+      }
+      e.file = ref::borrow(out);
+      e.encoder.emplace(
+          [&e, file = out](std::uint64_t at, std::span<std::byte> into) {
+            return e.read_file(file, at, into);
+          },
+          [&e, file = out](std::uint64_t at, std::span<const std::byte> bytes) {
+            e.write_file(file, at, bytes);
+          },
+          f, group_log);
+    } else {
+      e.fd_output.emplace(out, true);
+      e.encoder.emplace(bao::read_from_fd(e.fd_output->fd), bao::write_to_fd(e.fd_output->fd), f,
+                        group_log);
+    }
+    return self.release();
+  });
+}
+
+PyObject* encoder_update(PyObject* self, PyObject* data) noexcept {
+  return guarded([&] {
+    py_encoder& e = value_of<py_encoder>(self);
+    const input_buffer input(data);
+    e.run(e.output_object.get(), [&](bao::encoder& enc) { enc.update(input.bytes()); });
+    return PyLong_FromSize_t(input.size());
+  });
+}
+
+PyObject* encoder_finalize(PyObject* self, PyObject*) noexcept {
+  return guarded([&] {
+    py_encoder& e = value_of<py_encoder>(self);
+    const blake3::digest hash =
+        e.run(e.output_object.get(), [](bao::encoder& enc) { return enc.finalize(); });
+    return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(hash.data()), hash.size());
+  });
+}
+
+PyObject* encoder_count(PyObject* self, PyObject*) noexcept {
+  return PyLong_FromUnsignedLongLong(value_of<py_encoder>(self).encoder->count());
+}
+
+PyMethodDef encoder_methods[] = {
+    {"update", encoder_update, METH_O,
+     "update($self, data, /)\n--\n\nTakes more data (any bytes-like object); returns how many "
+     "bytes it took."},
+    {"write", encoder_update, METH_O, "write($self, data, /)\n--\n\nThe same as update()."},
+    {"finalize", encoder_finalize, METH_NOARGS,
+     "finalize($self, /)\n--\n\nWrites the rest of the encoding (moving it to pre-order) and "
+     "returns the root hash. The encoder can be used no more."},
+    {"count", encoder_count, METH_NOARGS, "count($self, /)\n--\n\nThe bytes taken so far."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyType_Slot encoder_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(new_through_vectorcall)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(dealloc<py_encoder>)},
+    {Py_tp_methods, encoder_methods},
+    {Py_tp_doc,
+     const_cast<char*>(
+         "Encoder(output, /, *, outboard=False, post_order=False, group_log=0)\n--\n\n"
+         "An encoder of data of a length not known before its end, as the Rust crate's Encoder: "
+         "update() (or write()) with each part, finalize() after the last, which returns the "
+         "hash. output is a path (created or truncated), a file descriptor or a file with "
+         "fileno() open for reading and writing, or a binary file object with seek(), write() "
+         "and readinto() (io.BytesIO): the encoding is written in post-order as the data comes "
+         "and moved to pre-order by finalize(), so it is read back. outboard=True writes the "
+         "outboard encoding, post_order=True too bao-tree's post-order outboard (left so).")},
+    {0, nullptr}};
+
+PyType_Spec encoder_spec{"fastblake.bao.Encoder", sizeof(instance<py_encoder>), 0,
+                         class_flags(true), encoder_slots};
+
+// -- Post-order outboards ----------------------------------------------------------------------
+
+constexpr parameters post_order_parameters{"encode_post_order_outboard", encode_names, 1, 1, 1};
+
+PyObject* encode_post_order_outboard(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                                     PyObject* kwnames) noexcept {
+  return guarded([&] {
+    PyObject* v[2];
+    parse(post_order_parameters, args, nargs, kwnames, v);
+    const input_buffer data(v[0]);
+    const unsigned group_log = group_argument(v[1]);
+    bao::encoding e;
+    {
+      gil_released unlocked;
+      e = bao::encode_post_order_outboard(data.bytes(), group_log);
+    }
+    const ref encoding = bytes_of(e.bytes);
+    const ref digest = ref::take(
+        PyBytes_FromStringAndSize(reinterpret_cast<const char*>(e.hash.data()), e.hash.size()));
+    return PyTuple_Pack(2, encoding.get(), digest.get());
+  });
+}
+
+constexpr const char* convert_names[] = {"outboard", "group_log"};
+constexpr parameters pre_order_parameters{"pre_order_outboard", convert_names, 1, 1, 1};
+constexpr parameters post_order_convert_parameters{"post_order_outboard", convert_names, 1, 1, 1};
+
+PyObject* convert_outboard(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                           const parameters& signature, bool to_pre_order) {
+  PyObject* v[2];
+  parse(signature, args, nargs, kwnames, v);
+  const input_buffer outboard(v[0]);
+  const unsigned group_log = group_argument(v[1]);
+  return bytes_of(checked([&] {
+           return to_pre_order ? bao::pre_order_outboard(outboard.bytes(), group_log)
+                               : bao::post_order_outboard(outboard.bytes(), group_log);
+         }))
+      .release();
+}
+
+PyObject* pre_order_outboard(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                             PyObject* kwnames) noexcept {
+  return guarded(
+      [&] { return convert_outboard(args, nargs, kwnames, pre_order_parameters, true); });
+}
+
+PyObject* post_order_outboard(PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                              PyObject* kwnames) noexcept {
+  return guarded(
+      [&] { return convert_outboard(args, nargs, kwnames, post_order_convert_parameters, false); });
+}
+
 constexpr int fast = METH_FASTCALL | METH_KEYWORDS;
 
 PyMethodDef bao_functions[] = {
@@ -498,6 +752,17 @@ PyMethodDef bao_functions[] = {
      "file is read: strategy and progress(done, total) as hash_file takes them; big files "
      "mapped in windows, each encoded on every core, in bounded memory. OSError for a file "
      "that cannot be read or written, or that shrank while it was encoded."},
+    {"encode_post_order_outboard", as_method(encode_post_order_outboard), fast,
+     "encode_post_order_outboard(data, /, *, group_log=0)\n--\n\n"
+     "(outboard, hash): bao-tree's post-order outboard (the parents in post-order, then the "
+     "length as 8 bytes little-endian)."},
+    {"pre_order_outboard", as_method(pre_order_outboard), fast,
+     "pre_order_outboard(outboard, /, *, group_log=0)\n--\n\n"
+     "A post-order outboard as Bao's pre-order one (nothing checked: decode it). DecodeError "
+     "('truncated') where its size does not match the length in it."},
+    {"post_order_outboard", as_method(post_order_outboard), fast,
+     "post_order_outboard(outboard, /, *, group_log=0)\n--\n\n"
+     "Bao's pre-order outboard as a post-order one."},
     {"encoded_size", as_method(encoded_size), fast,
      "encoded_size(content_len, /, *, group_log=0)\n--\n\n"
      "The size of the combined encoding of content_len bytes."},
@@ -546,6 +811,7 @@ void add_bao(PyObject* module) {
     throw python_error_set{};
   }
   add_class(module, reader_spec, make_reader);
+  add_class(module, encoder_spec, make_encoder);
 }
 
 }  // namespace fastblake::python

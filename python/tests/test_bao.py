@@ -2,6 +2,7 @@
 them), chunk groups, and the errors: DecodeError with the failing node's offset and reason."""
 import errno
 import hashlib
+import io
 import json
 import os
 import random
@@ -304,3 +305,107 @@ def test_encode_file_progress_and_errors(tmp_path):
         os.close(write_end)
     with pytest.raises(TypeError):
         bao.encode_file(source)
+
+
+@pytest.mark.parametrize("kind", ["combined", "outboard", "post_order"])
+def test_encoder_of_unknown_length_writes_what_the_one_shot_encoders_make(tmp_path, rng, kind):
+    options = {"combined": {}, "outboard": {"outboard": True},
+               "post_order": {"outboard": True, "post_order": True}}[kind]
+    one_shot = {"combined": bao.encode, "outboard": bao.encode_outboard,
+                "post_order": bao.encode_post_order_outboard}[kind]
+    data = random_bytes(rng, (9 << 20) + 1025)
+    for n in (0, 1, 1025, 262145, 4 << 20, (9 << 20) + 1025):
+        part = data[:n]
+        want, h = one_shot(part, group_log=2)
+        # Into a path, a descriptor, a file with fileno() and a file object without one.
+        path = tmp_path / "out"
+        encoder = bao.Encoder(path, group_log=2, **options)
+        for at in range(0, n, 700000):
+            assert encoder.update(memoryview(part)[at:at + 700000]) == len(part[at:at + 700000])
+        assert encoder.count() == n
+        assert encoder.finalize() == h
+        assert path.read_bytes() == want
+        fd = os.open(path, os.O_RDWR | os.O_TRUNC)
+        try:
+            encoder = bao.Encoder(fd, group_log=2, **options)
+            encoder.write(part)
+            assert encoder.finalize() == h
+            assert os.pread(fd, len(want) + 1, 0) == want
+        finally:
+            os.close(fd)
+        with open(path, "w+b") as f:
+            encoder = bao.Encoder(f, group_log=2, **options)
+            encoder.update(bytearray(part))
+            assert encoder.finalize() == h
+            f.seek(0)
+            assert f.read() == want
+        memory = io.BytesIO()
+        encoder = bao.Encoder(memory, group_log=2, **options)
+        for at in range(0, n, 3 << 20):
+            encoder.write(part[at:at + (3 << 20)])
+        assert encoder.finalize() == h
+        assert memory.getvalue() == want
+        with pytest.raises(ValueError):
+            encoder.update(b"more")
+        with pytest.raises(ValueError):
+            encoder.finalize()
+
+
+def test_post_order_outboards(rng):
+    data = random_bytes(rng, 3 * 1024)
+    pre, h = bao.encode_outboard(data)
+    post, h2 = bao.encode_post_order_outboard(data)
+    assert h == h2
+    # The root's parent over (chunks 0 and 1) and chunk 2: post-order puts it last.
+    assert post == pre[72:136] + pre[8:72] + pre[:8]
+    big = random_bytes(rng, 300000)
+    for k in (0, 3):
+        pre, h = bao.encode_outboard(big, group_log=k)
+        post, _ = bao.encode_post_order_outboard(big, group_log=k)
+        assert bao.pre_order_outboard(post, group_log=k) == pre
+        assert bao.post_order_outboard(pre, group_log=k) == post
+        assert bao.decode_outboard(h, bao.pre_order_outboard(post, group_log=k), big,
+                                   group_log=k) == big
+    assert decode_error(lambda: bao.pre_order_outboard(post[1:])).reason == "truncated"
+    with pytest.raises(TypeError):
+        bao.pre_order_outboard("text")
+
+
+def test_encoder_errors(tmp_path):
+    with pytest.raises(ValueError):
+        bao.Encoder(tmp_path / "out", post_order=True)
+    with pytest.raises(ValueError):
+        bao.Encoder(tmp_path / "out", group_log=33)
+    with pytest.raises(FileNotFoundError):
+        bao.Encoder(tmp_path / "no" / "out")
+    with pytest.raises(TypeError):
+        bao.Encoder(tmp_path / "out").update("text")
+
+    class WriteOnly(io.RawIOBase):
+        def write(self, b):
+            return len(b)
+
+    with pytest.raises(TypeError, match="read back"):
+        bao.Encoder(WriteOnly())
+
+    class Full(io.BytesIO):
+        def write(self, b):
+            raise OSError(errno.ENOSPC, "full")
+
+    encoder = bao.Encoder(Full())
+    with pytest.raises(OSError) as info:
+        encoder.update(bytes(5 << 20))
+    assert info.value.errno == errno.ENOSPC
+    with pytest.raises(ValueError):
+        encoder.update(b"x")
+    # A descriptor open for writing only cannot be read back when the encoding moves.
+    path = tmp_path / "write-only"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        encoder = bao.Encoder(fd)
+        encoder.update(bytes(9 << 20))
+        with pytest.raises(OSError) as info:
+            encoder.finalize()
+        assert info.value.errno == errno.EBADF
+    finally:
+        os.close(fd)

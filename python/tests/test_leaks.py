@@ -3,6 +3,7 @@ Python objects they leave (sys.getallocatedblocks, exact) and the C and C++ heap
 mallinfo2, exact where there is one), and the references they hold to their arguments."""
 import ctypes
 import gc
+import io
 import os
 import sys
 
@@ -38,6 +39,12 @@ ITERATIONS = 20000 if sys.getallocatedblocks() or _heap_in_use() is not None els
 DATA = b"x" * 3000
 KEY = b"k" * 32
 CV = b"c" * 32
+
+
+def _encoded_in_memory():
+    encoder = fastblake.bao.Encoder(io.BytesIO())
+    encoder.write(DATA)
+    return encoder.finalize()
 
 
 def fails(call):
@@ -102,6 +109,11 @@ CALLS = {
                                                          progress=lambda d, t: None),
     "bao encode_file refused": fails(lambda: fastblake.bao.encode_file("/no/such/file",
                                                                        os.devnull)),
+    "bao Encoder": lambda: fastblake.bao.Encoder(io.BytesIO(), outboard=True).update(DATA),
+    "bao Encoder finalized": lambda: _encoded_in_memory(),
+    "bao Encoder refused": fails(lambda: fastblake.bao.Encoder(io.BytesIO()).update("text")),
+    "bao post-order": lambda: fastblake.bao.pre_order_outboard(
+        fastblake.bao.encode_post_order_outboard(DATA)[0]),
     "variants": lambda: (fastblake.variant(), fastblake.available_variants(),
                          fastblake.variant_choice(), fastblake.use_variant(fastblake.variant()),
                          fastblake.use_variant("no-such-variant")),

@@ -124,7 +124,7 @@ def encodings(vectors, work):
         got = read(encoded)
         check(f"encoding of {n}: size", len(got), case["output_len"])
         check(f"encoding of {n}: its hash", blake3_of(got, work), case["encoded_blake3"])
-        # From standard input too (copied to a temporary file first).
+        # From standard input too (encoded as it comes, then moved into place).
         check(f"encode {n} from standard input", run(["encode", "-", encoded], data),
               (0, b"", b""))
         check(f"encoding of {n} from standard input", read(encoded), got)
@@ -249,6 +249,13 @@ def groups_and_large_inputs(work):
               run(["encode", source, f"--outboard={outboard}", f"--group={k}"]), (0, b"", b""))
         check(f"decode a large file, group {k}", run(["decode", h, encoded, f"--group={k}"]),
               (0, data, b""))
+        # From a pipe, whose length is known only at its end: the same bytes.
+        for name, target in (("encode", [encoded]), ("encode --outboard", [f"--outboard={outboard}"])):
+            made = read(target[0].split("=")[-1])
+            check(f"{name} a large input from standard input, group {k}",
+                  run(["encode", "-"] + target + [f"--group={k}"], data), (0, b"", b""))
+            check(f"{name} of a large input from standard input, group {k}",
+                  read(target[0].split("=")[-1]) == made, True)
         check(f"decode a large file from standard input, group {k}",
               run(["decode", h, f"--group={k}"], read(encoded)), (0, data, b""))
         check(f"decode --outboard a large file, group {k}",
@@ -326,13 +333,14 @@ def progress(work):
     if not os.environ.get("FASTBLAKE_FAIL_IO"):
         print("FASTBLAKE_FAIL_IO not given: --progress in a terminal skipped")
         return
-    # Encoding: each mapped window of 1 MiB sleeps 20 ms (decoding: each read, 5 ms).
+    # Encoding: each mapped window of 1 MiB sleeps 20 ms (decoding: each read, 100 ms, as it
+    # reads a subtree of 4 MiB at once: about a second in all).
     # (Decoded into a file: this loop reads standard output only at the end.)
     decoded = os.path.join(work, "progress.out")
     for args, slow, delay_us, written, want in (
             (["encode", "progress-in", f"--outboard={outboard}"], "progress-in", 20000, outboard,
              want_outboard),
-            (["decode", h, "progress.bao", "progress.out"], "progress.bao", 5000, decoded, data)):
+            (["decode", h, "progress.bao", "progress.out"], "progress.bao", 100000, decoded, data)):
         status, out, drawn, seconds = terminal.run_slowly_on_a_terminal(
             [BAO] + args + ["--progress"], work, os.environ, slow, delay_us)
         name = args[0]

@@ -341,29 +341,25 @@ std::unique_ptr<tools::progress_display> progress_for(const arguments& a, const 
   return display;
 }
 
-// Standard input, or anything else that is no regular file, copied into an unnamed temporary
-// file first: the encoder needs the input's length before it starts.
-void make_regular(stream& in) {
+bool is_regular(int fd) {
   struct stat st {};
-  if (::fstat(in.fd, &st) == 0 && S_ISREG(st.st_mode)) return;
-  const char* dir = std::getenv("TMPDIR");
-  int spool =
-      ::open(dir != nullptr && *dir != '\0' ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (spool < 0) fatal(os_error(errno));
-  std::vector<char> buffer(1 << 20);
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Standard input, or anything else that is no regular file, whose length is known only at its
+// end: encoded as it comes by bao::encoder, which moves the encoding into place at the end.
+void encode_stream(int in, int out, bao::format f, unsigned k, tools::progress_display* display) {
+  bao::encoder e(bao::read_from_fd(out), bao::write_to_fd(out), f, k);
+  std::vector<std::byte> buffer(1 << 20);
   for (;;) {
-    const ssize_t n = ::read(in.fd, buffer.data(), buffer.size());
+    const ssize_t n = ::read(in, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) fatal(os_error(errno));
     if (n == 0) break;
-    if (!tools::write_all(spool, std::string_view(buffer.data(), static_cast<std::size_t>(n)))) {
-      fatal(os_error(errno));
-    }
+    e.update(std::span(buffer).first(static_cast<std::size_t>(n)));
+    if (display != nullptr) display->update(e.count(), 0);
   }
-  if (::lseek(spool, 0, SEEK_SET) != 0) fatal(os_error(errno));
-  if (in.owned) ::close(in.fd);
-  in.fd = spool;
-  in.owned = true;
+  e.finalize();
 }
 
 int encode(const arguments& a) {
@@ -374,7 +370,6 @@ int encode(const arguments& a) {
   const std::string* out_path = a.outboard ? &*a.outboard : &a.positional[1];
   if (names_standard(out_path)) fatal("output must be a real file");
   open_output(out, out_path);
-  make_regular(in);
   std::unique_ptr<tools::progress_display> display = progress_for(a, a.positional[0]);
   fastblake::file_options options;
   if (display) {
@@ -386,7 +381,10 @@ int encode(const arguments& a) {
   }
   try {
     // As the file functions read: a big file mapped in windows, each encoded on every core.
-    if (a.outboard) {
+    if (!is_regular(in.fd)) {
+      encode_stream(in.fd, out.fd, a.outboard ? bao::format::outboard : bao::format::combined, k,
+                    display.get());
+    } else if (a.outboard) {
       bao::encode_outboard_fd(in.fd, bao::write_to_fd(out.fd), options, k);
     } else {
       bao::encode_fd(in.fd, bao::write_to_fd(out.fd), options, k);
