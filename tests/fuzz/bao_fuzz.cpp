@@ -1,7 +1,8 @@
 // Bao's decoders under a fuzzer: an encoding, outboard (or its input) or slice that the fuzzer
 // corrupted either fails with bao::error or decodes to exactly the bytes encoded, never to
 // others; and bytes of the fuzzer's own taken for an encoding either fail or decode to an output
-// whose BLAKE3 hash is the hash they were decoded against. Nothing may crash, hang or allocate
+// whose BLAKE3 hash is the hash they were decoded against; and as outboards of either order,
+// converted to the other. Nothing may crash, hang or allocate
 // by a length header's word (the run's memory limit holds that).
 #include <algorithm>
 #include <cstdint>
@@ -35,7 +36,7 @@ bytes part(const bytes& b, std::uint64_t start, std::uint64_t count) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
   const unsigned group_log = in.ConsumeIntegralInRange<unsigned>(0, 3);
-  const int mode = in.ConsumeIntegralInRange(0, 3);
+  const int mode = in.ConsumeIntegralInRange(0, 4);
   std::vector<std::pair<std::uint32_t, std::uint8_t>> flips(in.ConsumeIntegralInRange(0, 4));
   for (auto& f : flips)
     f = {in.ConsumeIntegral<std::uint32_t>(), in.ConsumeIntegral<std::uint8_t>()};
@@ -70,6 +71,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         corrupt(slice, flips);
         FUZZ_CHECK(bao::decode_slice(e.hash, slice, start, count, group_log) ==
                    part(content, start, count));
+        break;
+      }
+      case 3: {
+        // The fuzzer's bytes as an outboard of either order: converted, or refused by their
+        // length, never read past; and converted back to what they were.
+        const bytes pre = bao::pre_order_outboard(seed, group_log);
+        FUZZ_CHECK(pre.size() == seed.size());
+        FUZZ_CHECK(bao::post_order_outboard(pre, group_log) == seed);
+        const bytes post = bao::post_order_outboard(seed, group_log);
+        FUZZ_CHECK(bao::pre_order_outboard(post, group_log) == part(seed, 0, post.size()));
         break;
       }
       default: {

@@ -1059,7 +1059,9 @@ TEST(BaoStream, EncodesInAnyPartsWhatTheOneShotEncodersMake) {
         SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k) + ", " +
                      name_of(f));
         const bao::encoding want = one_shot(input, f, k);
+        // Each way for the small lengths; one of them in turn for the larger (sanitizers).
         for (int way = 0; way < 3; ++way) {
+          if (len > (1u << 20) && static_cast<std::size_t>(way) != (len + k) % 3) continue;
           memory_output out;
           bao::encoder e(out.reader(), out.writer(), f, k);
           if (way == 2) e.use_pool(pool);
