@@ -15,9 +15,10 @@ namespace fastblake::internal::bao {
 void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t offset,
                     std::uint64_t len, std::uint64_t at, const cv_bytes& expected, bool is_root,
                     std::byte* out, std::uint64_t out_base, fastblake::thread_pool& pool,
-                    std::uint64_t piece) {
+                    std::uint64_t piece, bool around_cache) {
   if (len <= piece || g.is_leaf(len)) {
-    decoder(src, g, offset, offset + len, offset, offset + len, sink(out + (offset - out_base)))
+    decoder(src, g, offset, offset + len, offset, offset + len,
+            sink(out + (offset - out_base), around_cache))
         .run_subtree(offset, len, at, expected, is_root);
     return;
   }
@@ -31,11 +32,11 @@ void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t
   pool.join(
       [&] {
         decode_on_pool(src, g, offset, left, at + parent_size, left_cv, false, out, out_base, pool,
-                       piece);
+                       piece, around_cache);
       },
       [&] {
         decode_on_pool(src, g, offset + left, len - left, right_at, right_cv, false, out, out_base,
-                       pool, piece);
+                       pool, piece, around_cache);
       });
 }
 
@@ -95,14 +96,16 @@ std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::
     pool = k3::tree::automatic_input_pool(
         static_cast<std::size_t>(std::min<std::uint64_t>(content_len, ~std::size_t{0})));
   const bool whole = holds_whole_encoding(src, g, content_len);
+  const bool around_cache = content_len >= around_cache_from;
   cv_bytes root;
   std::copy_n(hash.data(), root.size(), root.begin());
   if (pool != nullptr && pool->size() > 1 && whole && content_len > subtree_levels::max_len) {
     const std::uint64_t piece =
         std::max<std::uint64_t>(subtree_levels::max_len, content_len / (2 * pool->size()));
-    decode_on_pool(src, g, 0, content_len, header_size, root, true, out.data(), 0, *pool, piece);
+    decode_on_pool(src, g, 0, content_len, header_size, root, true, out.data(), 0, *pool, piece,
+                   around_cache);
   } else {
-    decoder(src, g, 0, content_len, 0, content_len, sink(out.data())).run(hash);
+    decoder(src, g, 0, content_len, 0, content_len, sink(out.data(), around_cache)).run(hash);
   }
   return content_len;
 }

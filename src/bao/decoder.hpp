@@ -17,13 +17,19 @@ namespace fastblake::internal::bao {
 class sink {
  public:
   sink(std::vector<std::byte>& v) : vector_(&v) {}  // NOLINT: a vector is a sink
-  explicit sink(std::byte* to) : to_(to) {}
+  /// around_cache: the bytes go around the caches (copy_around_cache), for an output that
+  /// outgrows them.
+  explicit sink(std::byte* to, bool around_cache = false) : to_(to), around_cache_(around_cache) {}
 
   void append(const std::byte* p, std::size_t n) {
     if (vector_ != nullptr) {
       vector_->insert(vector_->end(), p, p + n);
     } else {
-      std::copy_n(p, n, to_ + written_);
+      if (around_cache_) {
+        copy_around_cache(to_ + written_, p, n);
+      } else {
+        std::copy_n(p, n, to_ + written_);
+      }
       written_ += n;
     }
   }
@@ -42,6 +48,7 @@ class sink {
   std::vector<std::byte>* vector_ = nullptr;
   std::byte* to_ = nullptr;
   std::size_t written_ = 0;
+  bool around_cache_ = false;
 };
 
 // Reads nodes in pre-order from a combined encoding or a slice (tree), or parents from an
@@ -128,7 +135,9 @@ class decoder {
     const std::uint64_t size = g_.subtree_size(len, src_.outboard);
     if (!holds(src_.tree, src_.tree_base, at_, size)) return false;
     if (src_.outboard && !holds(src_.data, src_.data_base, offset, len)) return false;
-    // The parents into one row, the leaves (of a combined encoding or slice) after out's end.
+    // The parents into one row, the leaves (of a combined encoding or slice) after out's end:
+    // hashed there, in the cache, so written with ordinary stores whatever out is (staging
+    // them in a row of their own to stream them out cost more than it saved: docs/bao.md).
     parents_.clear();
     std::byte* gathered = src_.outboard ? nullptr : out_.extend(static_cast<std::size_t>(len));
     gather(0, len, at_, gathered);
@@ -212,9 +221,10 @@ class decoder {
 /// subtree's bytes in src), checked into out, which holds input bytes from out_base on: the
 /// parents above pieces of `piece` bytes on this thread, top-down, the pieces on the pool's
 /// threads. Throws the error of the failing node the one-thread decoder would name.
+/// around_cache: out is written around the caches (sink).
 void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t offset,
                     std::uint64_t len, std::uint64_t at, const cv_bytes& expected, bool is_root,
                     std::byte* out, std::uint64_t out_base, fastblake::thread_pool& pool,
-                    std::uint64_t piece);
+                    std::uint64_t piece, bool around_cache = false);
 
 }  // namespace fastblake::internal::bao

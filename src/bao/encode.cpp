@@ -43,9 +43,10 @@ fastblake::blake3::digest encode_into(std::span<const std::byte> input, std::spa
   write_header(input.size(), out.data());
   fastblake::thread_pool* pool = t.for_size(input.size());
   if (pool != nullptr && pool->size() < 2) pool = nullptr;
-  return fastblake::blake3::digest(encoder(input, g, outboard, out.data(), 0, 0, pool,
-                                           pool != nullptr ? piece_for(input.size(), *pool) : 0)
-                                       .subtree(0, input.size(), header_size, true));
+  encoder e(input, g, outboard, out.data(), 0, 0, pool,
+            pool != nullptr ? piece_for(input.size(), *pool) : 0);
+  if (input.size() >= around_cache_from) e.write_around_cache();
+  return fastblake::blake3::digest(e.subtree(0, input.size(), header_size, true));
 }
 
 fastblake::bao::encoding encode_any(std::span<const std::byte> input, unsigned group_log,

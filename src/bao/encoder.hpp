@@ -38,6 +38,10 @@ class encoder {
         pool_(pool),
         piece_(piece) {}
 
+  // Batches assembled in a buffer and streamed out around the caches: for an output in memory
+  // that outgrows them.
+  void write_around_cache() noexcept { around_cache_ = !outboard_; }
+
   cv_bytes subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
     const std::byte* data = in(offset);
     if (g_.is_leaf(len)) {
@@ -47,7 +51,21 @@ class encoder {
     if (len <= subtree_levels::max_len) {
       // Every node at once, on the SIMD kernels, then written out in pre-order.
       levels_.hash(data, len, offset);
-      write_nodes(offset, 0, len, at);
+      if (around_cache_) {
+        // Assembled in the cache, then streamed out whole: every line written once, in full.
+        const std::size_t size = static_cast<std::size_t>(g_.subtree_size(len, outboard_));
+        staged_.resize(size);
+        std::byte* const out = out_;
+        const std::uint64_t out_base = out_base_;
+        out_ = staged_.data();
+        out_base_ = at;
+        write_nodes(offset, 0, len, at);
+        out_ = out;
+        out_base_ = out_base;
+        copy_around_cache(this->out(at), staged_.data(), size);
+      } else {
+        write_nodes(offset, 0, len, at);
+      }
       if (is_root) return parent_cv(out(place(len, at).parent), true);
       cv_bytes top;
       std::memcpy(top.data(), levels_.cv(0, chunks_in(len)), top.size());
@@ -59,6 +77,7 @@ class encoder {
     if (pool_ != nullptr && len > piece_) {
       encoder right_side(input_, g_, outboard_, out_, in_base_, out_base_, pool_, piece_,
                          post_order_);
+      right_side.around_cache_ = around_cache_;
       pool_->join([&] { l = subtree(offset, left, p.left, false); },
                   [&] { r = right_side.subtree(offset + left, len - left, p.right, false); });
     } else {
@@ -105,6 +124,8 @@ class encoder {
   fastblake::thread_pool* pool_;
   std::uint64_t piece_;
   subtree_levels levels_;
+  bool around_cache_ = false;
+  std::vector<std::byte> staged_;
 };
 
 // Encodings from an input read piece by piece and into an output written piece by piece: each

@@ -1,6 +1,11 @@
 // Bao's tree: its shape, and the chaining values of its nodes.
 #include "bao/tree.hpp"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
 #include <string>
 
 namespace fastblake::internal::bao {
@@ -105,6 +110,29 @@ std::uint64_t read_header(const std::byte* header) noexcept {
   for (std::size_t i = header_size; i-- > 0;)
     n = n << 8 | std::to_integer<std::uint64_t>(header[i]);
   return n;
+}
+
+void copy_around_cache(std::byte* to, const std::byte* from, std::size_t n) noexcept {
+#if defined(__x86_64__)
+  const std::size_t head =
+      std::min(n, (64 - reinterpret_cast<std::uintptr_t>(to) % 64) % std::size_t{64});
+  std::memcpy(to, from, head);
+  std::size_t i = head;
+  for (; i + 64 <= n; i += 64) {
+    const auto* s = reinterpret_cast<const __m128i*>(from + i);
+    auto* d = reinterpret_cast<__m128i*>(to + i);
+    const __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1), c = _mm_loadu_si128(s + 2),
+                  e = _mm_loadu_si128(s + 3);
+    _mm_stream_si128(d, a);
+    _mm_stream_si128(d + 1, b);
+    _mm_stream_si128(d + 2, c);
+    _mm_stream_si128(d + 3, e);
+  }
+  std::memcpy(to + i, from + i, n - i);
+  _mm_sfence();
+#else
+  std::memcpy(to, from, n);
+#endif
 }
 
 void write_header(std::uint64_t content_len, std::byte* out) noexcept {

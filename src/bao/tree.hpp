@@ -110,6 +110,13 @@ cv_bytes parent_cv(const std::byte* children, bool is_root);
 std::pair<std::uint64_t, std::uint64_t> slice_region(std::uint64_t content_len, std::uint64_t start,
                                                      std::uint64_t count) noexcept;
 
+/// Output from this size on is written with stores that go around the caches.
+inline constexpr std::uint64_t around_cache_from = std::uint64_t{32} << 20;
+
+/// Copies n bytes to `to` with non-temporal stores where the processor has them (x86-64: the
+/// whole cache lines; the ends as memcpy), else as memcpy; then fences them.
+void copy_around_cache(std::byte* to, const std::byte* from, std::size_t n) noexcept;
+
 std::uint64_t read_header(const std::byte* header) noexcept;
 void write_header(std::uint64_t content_len, std::byte* out) noexcept;
 
