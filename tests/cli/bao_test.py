@@ -354,6 +354,37 @@ def progress(work):
         check(f"{name} --progress: a clean line at the end", drawn.endswith(b"\r\x1b[K"), True)
 
 
+def created_files(work):
+    """Every file the tool creates gets 0666 less the umask, as open(2) with O_CREAT makes it:
+    no stray permission bits (once, the mode argument was missing and they were random), and
+    an existing output keeps its own."""
+    data = vector_input(5000)
+    source = write(work, "mode-in", data)
+    h = run(["hash", source])[1].decode().strip()
+    old = os.umask(0o027)
+    try:
+        outputs = {}
+        for name, args in (("encode", ["encode", source, "{}"]),
+                           ("encode --outboard", ["encode", source, "--outboard={}"]),
+                           ("decode", ["decode", h, os.path.join(work, "mode-encode"), "{}"]),
+                           ("slice", ["slice", "0", "100", os.path.join(work, "mode-encode"),
+                                      "{}"]),
+                           ("encode from standard input", ["encode", "-", "{}"])):
+            path = os.path.join(work, "mode-" + name.replace(" ", "-"))
+            if os.path.exists(path):
+                os.unlink(path)
+            status = run([a.format(path) for a in args], data)[0]
+            outputs[name] = (status, oct(os.stat(path).st_mode & 0o7777))
+        check("the modes of created files", outputs,
+              {name: (0, oct(0o640)) for name in outputs})
+        existing = os.path.join(work, "mode-encode")
+        os.chmod(existing, 0o600)
+        run(["encode", source, existing])
+        check("an existing output's mode", oct(os.stat(existing).st_mode & 0o7777), oct(0o600))
+    finally:
+        os.umask(old)
+
+
 def main():
     with open(VECTORS) as f:
         vectors = json.load(f)
@@ -362,6 +393,7 @@ def main():
         hashing(vectors, work)
         encodings(vectors, work)
         seeks_and_slices(vectors, work)
+        created_files(work)
         groups_and_large_inputs(work)
         progress(work)
         if RUST:

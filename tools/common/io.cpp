@@ -9,10 +9,10 @@
 
 namespace tools {
 
-int open_above_standard(const char* path, int flags) {
+int open_above_standard(const char* path, int flags, mode_t mode) {
   int fd;
   do {
-    fd = ::open(path, flags | O_CLOEXEC);
+    fd = ::open(path, flags | O_CLOEXEC, mode);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0 || fd > STDERR_FILENO) return fd;
   const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);

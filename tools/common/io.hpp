@@ -8,12 +8,14 @@
 #include <string>
 #include <string_view>
 
+#include <sys/types.h>
+
 namespace tools {
 
 /// Opens path as open(2) does, but never onto descriptors 0, 1 or 2 (when they are closed),
 /// so that no file takes the place of a standard stream. Retries on EINTR. -1 and errno on
-/// failure.
-int open_above_standard(const char* path, int flags);
+/// failure. A file O_CREAT makes gets mode, less the umask.
+int open_above_standard(const char* path, int flags, mode_t mode = 0666);
 
 /// Opens /dev/null onto any of descriptors 0, 1 and 2 that is closed, as Rust's runtime does
 /// at startup.
