@@ -8,6 +8,7 @@ Usage: bao_test.py BAO VECTORS_JSON
        (FASTBLAKE_FAIL_IO: the fault-injection library, which slows reads and windows for
        --progress)
 """
+import errno
 import json
 import os
 import random
@@ -385,6 +386,42 @@ def created_files(work):
         os.umask(old)
 
 
+def existing_outputs(work):
+    """An existing output is written over and cut to the encoding's size; a failure leaves it
+    empty, as a truncating open would."""
+    data = vector_input(300000)
+    source = write(work, "over-in", data)
+    # What the tool writes to new files (checked against Bao's vectors elsewhere).
+    fresh_encoded, fresh_outboard = os.path.join(work, "over-e"), os.path.join(work, "over-o")
+    run(["encode", source, fresh_encoded])
+    run(["encode", source, f"--outboard={fresh_outboard}"])
+    want_encoded, want_outboard = read(fresh_encoded), read(fresh_outboard)
+    for name, flag, want in (("combined", None, want_encoded),
+                             ("outboard", "--outboard", want_outboard)):
+        target = write(work, "over-out", os.urandom(1 << 20))
+        args = ["encode", source, f"--outboard={target}"] if flag else ["encode", source, target]
+        check(f"encode {name} over a larger file", (run(args), read(target) == want),
+              ((0, b"", b""), True))
+        write(work, "over-out", b"")
+        check(f"encode {name} over a smaller file", (run(args), read(target) == want),
+              ((0, b"", b""), True))
+        check(f"encode {name} from standard input over a larger file",
+              (run(["encode", "-"] + args[2:], data) if flag else
+               run(["encode", "-", target], data), read(target) == want), ((0, b"", b""), True))
+    if not os.environ.get("FASTBLAKE_FAIL_IO"):
+        print("FASTBLAKE_FAIL_IO not given: a failing output skipped")
+        return
+    target = write(work, "over-out", os.urandom(1 << 20))
+    env = dict(os.environ, LD_PRELOAD=os.environ["FASTBLAKE_FAIL_IO"],
+               FASTBLAKE_FAIL_PATH=target, FASTBLAKE_FAIL_OP="write",
+               FASTBLAKE_FAIL_AFTER="1000", FASTBLAKE_FAIL_ERRNO=str(errno.ENOSPC))
+    p = subprocess.run([BAO, "encode", source, target], capture_output=True, env=env,
+                       timeout=300)
+    check("a full disk while encoding over a file",
+          (p.returncode, p.stderr, os.path.getsize(target)),
+          (1, b"Error: No space left on device (os error 28)\n", 0))
+
+
 def main():
     with open(VECTORS) as f:
         vectors = json.load(f)
@@ -394,6 +431,7 @@ def main():
         encodings(vectors, work)
         seeks_and_slices(vectors, work)
         created_files(work)
+        existing_outputs(work)
         groups_and_large_inputs(work)
         progress(work)
         if RUST:

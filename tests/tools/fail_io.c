@@ -1,8 +1,8 @@
 /* Fault injection for tests/cli/hostile_test.py, loaded with LD_PRELOAD. The target is the
  * file named by FASTBLAKE_FAIL_PATH (once opened), or descriptor N for "fd:N" (0 standard
  * input, 1 standard output). FASTBLAKE_FAIL_OP says what fails on it: "read" (read and pread,
- * the default), "write", or "open" (opening the path). Reads and writes fail once
- * FASTBLAKE_FAIL_AFTER bytes went through (0 by default), as a bad sector or a full disk
+ * the default), "write" (write and pwrite), or "open" (opening the path). Reads and writes fail
+ * once FASTBLAKE_FAIL_AFTER bytes went through (0 by default), as a bad sector or a full disk
  * would, with errno FASTBLAKE_FAIL_ERRNO (a number; EIO by default). Only calls through the
  * dynamic symbols are caught: the tools' own I/O, which uses read(2) and write(2) directly;
  * not stdio's, nor memory-mapped files. Reads of the file FASTBLAKE_DELAY_PATH names sleep
@@ -239,3 +239,18 @@ ssize_t write(int fd, const void* buffer, size_t n) {
   }
 PREAD_WRAPPER(pread, off_t)
 PREAD_WRAPPER(pread64, off64_t)
+
+#define PWRITE_WRAPPER(name, offset_type)                                                \
+  ssize_t name(int fd, const void* buffer, size_t n, offset_type offset) {               \
+    static ssize_t (*real)(int, const void*, size_t, offset_type);                       \
+    if (real == NULL)                                                                    \
+      real = (ssize_t(*)(int, const void*, size_t, offset_type))dlsym(RTLD_NEXT, #name); \
+    const long long may = allowed(fd, n, "write");                                       \
+    if (may < 0) {                                                                       \
+      errno = failure_errno();                                                           \
+      return -1;                                                                         \
+    }                                                                                    \
+    return counted(fd, real(fd, buffer, (size_t)may, offset));                           \
+  }
+PWRITE_WRAPPER(pwrite, off_t)
+PWRITE_WRAPPER(pwrite64, off64_t)

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -354,7 +355,7 @@ void encode_stream(int in, int out, bao::format f, unsigned k, tools::progress_d
   for (;;) {
     const ssize_t n = ::read(in, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fatal(os_error(errno));
+    if (n < 0) throw std::system_error(errno, std::generic_category());
     if (n == 0) break;
     e.update(std::span(buffer).first(static_cast<std::size_t>(n)));
     if (display != nullptr) display->update(e.count(), 0);
@@ -369,7 +370,17 @@ int encode(const arguments& a) {
   open_input(in, &a.positional[0]);
   const std::string* out_path = a.outboard ? &*a.outboard : &a.positional[1];
   if (names_standard(out_path)) fatal("output must be a real file");
-  open_output(out, out_path);
+  // Not truncated at open: an existing output's pages and blocks are written over, which costs
+  // half as much as freeing them and taking new ones, and it is cut to the encoding's size at
+  // the end (to nothing on a failure, as a truncating open would have left it at most).
+  out.fd = tools::open_above_standard(out_path->c_str(), O_RDWR | O_CREAT | O_CLOEXEC);
+  if (out.fd < 0) fatal(os_error(errno));
+  out.owned = true;
+  const bool regular_output = is_regular(out.fd);
+  auto fail = [&](const std::string& message) {
+    if (regular_output) (void)::ftruncate(out.fd, 0);
+    fatal(message);
+  };
   std::unique_ptr<tools::progress_display> display = progress_for(a, a.positional[0]);
   fastblake::file_options options;
   if (display) {
@@ -393,12 +404,26 @@ int encode(const arguments& a) {
   } catch (const std::system_error& e) {
     display.reset();
     if (e.code() == fastblake::file_errc::truncated) {
-      fatal("the input shrank while it was being encoded");
+      fail("the input shrank while it was being encoded");
     }
-    fatal(message_of(e));
+    fail(message_of(e));
   } catch (const std::exception& e) {
     display.reset();
-    fatal(message_of(e));
+    fail(message_of(e));
+  }
+  if (regular_output) {
+    std::array<std::byte, bao::header_size> header;
+    errno = 0;
+    if (::pread(out.fd, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size())) {
+      fail(os_error(errno != 0 ? errno : EIO));
+    }
+    std::uint64_t content_len = 0;
+    for (std::size_t i = header.size(); i-- > 0;) {
+      content_len = content_len << 8 | std::to_integer<std::uint64_t>(header[i]);
+    }
+    const std::uint64_t size =
+        a.outboard ? bao::outboard_size(content_len, k) : bao::encoded_size(content_len, k);
+    if (::ftruncate(out.fd, static_cast<off_t>(size)) != 0) fail(os_error(errno));
   }
   return 0;
 }
