@@ -351,14 +351,29 @@ bool is_regular(int fd) {
 // end: encoded as it comes by bao::encoder, which moves the encoding into place at the end.
 void encode_stream(int in, int out, bao::format f, unsigned k, tools::progress_display* display) {
   bao::encoder e(bao::read_from_fd(out), bao::write_to_fd(out), f, k);
-  std::vector<std::byte> buffer(1 << 20);
-  for (;;) {
-    const ssize_t n = ::read(in, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::system_error(errno, std::generic_category());
-    if (n == 0) break;
-    e.update(std::span(buffer).first(static_cast<std::size_t>(n)));
+  // Two buffers: the next read while the last one is encoded, on the pool, as the file
+  // functions read streams (a pipe's writer waits for no one here).
+  constexpr std::size_t buffer_size = 4u << 20;
+  std::vector<std::byte> current(buffer_size), next(buffer_size);
+  auto fill = [in](std::vector<std::byte>& buffer) {
+    std::size_t got = 0;
+    while (got < buffer.size()) {
+      const ssize_t n = ::read(in, buffer.data() + got, buffer.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw std::system_error(errno, std::generic_category());
+      if (n == 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    return got;
+  };
+  fastblake::thread_pool& pool = fastblake::thread_pool::default_pool();
+  std::size_t have = fill(current);
+  while (have > 0) {
+    std::size_t got = 0;
+    pool.join([&] { e.update(std::span(current).first(have)); }, [&] { got = fill(next); });
     if (display != nullptr) display->update(e.count(), 0);
+    std::swap(current, next);
+    have = got;
   }
   e.finalize();
 }
