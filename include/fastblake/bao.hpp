@@ -291,6 +291,13 @@ FASTBLAKE_API std::vector<std::byte> decode_slice(const blake3::digest& hash,
                                                   std::span<const std::byte> slice,
                                                   std::uint64_t start, std::uint64_t count,
                                                   unsigned group_log = 0);
+/// The same on the pool's threads (a pool of one: the calling thread). Without one, slices
+/// whose bytes hash() would hash on the default pool are checked on it: the whole subtrees
+/// they hold, in pieces at once. The bytes returned and the errors are the same either way.
+FASTBLAKE_API std::vector<std::byte> decode_slice(const blake3::digest& hash,
+                                                  std::span<const std::byte> slice,
+                                                  std::uint64_t start, std::uint64_t count,
+                                                  thread_pool& pool, unsigned group_log = 0);
 
 /// A verifying reader of the input an encoding holds, with a position like a file's: read()
 /// hands out only bytes that, with every node above them, have been checked against the hash;

@@ -40,6 +40,20 @@ void decode_on_pool(const decoder::source& src, const geometry& g, std::uint64_t
       });
 }
 
+bool decoder::on_pool(std::uint64_t offset, std::uint64_t len, const cv_bytes& expected) {
+  const std::uint64_t size = g_.subtree_size(len, src_.outboard);
+  if (!holds(src_.tree, src_.tree_base, at_, size) ||
+      (src_.outboard && !holds(src_.data, src_.data_base, offset, len))) {
+    return false;
+  }
+  std::byte* to = out_.extend(static_cast<std::size_t>(len));
+  const std::uint64_t piece =
+      std::max<std::uint64_t>(subtree_levels::max_len, len / (2 * pool_->size()));
+  decode_on_pool(src_, g_, offset, len, at_, expected, false, to, offset, *pool_, piece);
+  at_ += size;
+  return true;
+}
+
 namespace {
 
 std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::source& src,
@@ -56,7 +70,8 @@ bool holds_whole_encoding(const decoder::source& src, const geometry& g,
 
 std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const decoder::source& src,
                                   std::uint64_t start, std::uint64_t count, bool whole,
-                                  unsigned group_log) {
+                                  unsigned group_log, fastblake::thread_pool* slice_pool = nullptr,
+                                  bool automatic = true) {
   if (src.tree.size() < header_size) fail(errc::truncated, src.tree.size());
   const std::uint64_t content_len = read_header(src.tree.data());
   const geometry g(content_len, group_log);
@@ -75,7 +90,14 @@ std::vector<std::byte> decode_any(const fastblake::blake3::digest& hash, const d
   } else {
     const auto [from, to] = slice_region(content_len, start, count);
     const std::uint64_t want_to = count > ~start ? ~std::uint64_t{0} : start + count;
-    decoder(src, g, from, to, start, want_to, out).run(hash);
+    decoder d(src, g, from, to, start, want_to, out);
+    // The pool hash() would take for the bytes wanted (given bytes, not the header, size it).
+    if (automatic) {
+      slice_pool = k3::tree::automatic_input_pool(
+          static_cast<std::size_t>(std::min<std::uint64_t>({count, content_len, src.tree.size()})));
+    }
+    if (slice_pool != nullptr && slice_pool->size() > 1) d.use_pool(*slice_pool);
+    d.run(hash);
   }
   return out;
 }
@@ -160,6 +182,13 @@ std::vector<std::byte> decode_slice(const blake3::digest& hash, std::span<const 
                                     std::uint64_t start, std::uint64_t count, unsigned group_log) {
   return internal::bao::decode_any(hash, decoder::source{slice, {}, false, true}, start, count,
                                    false, group_log);
+}
+
+std::vector<std::byte> decode_slice(const blake3::digest& hash, std::span<const std::byte> slice,
+                                    std::uint64_t start, std::uint64_t count, thread_pool& pool,
+                                    unsigned group_log) {
+  return internal::bao::decode_any(hash, decoder::source{slice, {}, false, true}, start, count,
+                                   false, group_log, &pool, false);
 }
 
 }  // namespace fastblake::bao

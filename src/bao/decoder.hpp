@@ -87,6 +87,10 @@ class decoder {
     subtree(0, g_.content_len, root, true);
   }
 
+  /// Wanted subtrees the bytes given hold whole, larger than two batches, checked on the
+  /// pool's threads (decode_on_pool) from now on: for large slices.
+  void use_pool(fastblake::thread_pool& pool) noexcept { pool_ = &pool; }
+
   /// The subtree of len input bytes at offset, whose nodes start at byte `at` of the encoding.
   void run_subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at,
                    const cv_bytes& expected, bool is_root) {
@@ -102,6 +106,10 @@ class decoder {
     }
     if (batches_ && !is_root && !g_.is_leaf(len) && len <= subtree_levels::max_len &&
         offset >= want_from_ && offset + len <= want_to_ && whole_subtree(offset, len, expected)) {
+      return;
+    }
+    if (pool_ != nullptr && !is_root && len > 2 * subtree_levels::max_len && offset >= want_from_ &&
+        offset + len <= want_to_ && on_pool(offset, len, expected)) {
       return;
     }
     if (g_.is_leaf(len)) {
@@ -126,6 +134,10 @@ class decoder {
     subtree(offset, left, left_cv, false);
     subtree(offset + left, len - left, right_cv, false);
   }
+
+  // A wanted subtree on the pool's threads (decode.cpp); false, having read nothing, where
+  // the bytes end inside it.
+  bool on_pool(std::uint64_t offset, std::uint64_t len, const cv_bytes& expected);
 
   // A subtree of at most subtree_levels::max_len bytes, all of them wanted, checked at once:
   // its leaves and its stored parents hashed on the SIMD kernels, then compared top-down in
@@ -210,6 +222,7 @@ class decoder {
   std::uint64_t start_, end_, want_from_, want_to_;
   sink out_;
   bool batches_;
+  fastblake::thread_pool* pool_ = nullptr;
   std::uint64_t at_ = header_size;
   // whole_subtree's rows: the stored parents, their chaining values, the nodes from the leaves.
   std::vector<std::byte> parents_;

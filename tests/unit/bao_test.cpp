@@ -696,6 +696,51 @@ TEST(BaoReader, StopsAtTheFirstBadNodeWithTheBytesBeforeIt) {
   EXPECT_EQ(bao_error_offset([&] { wrong_hash.length(); }), bao::header_size);
 }
 
+// A slice decoded on a pool gives what one on this thread gives: the same bytes, or the same
+// error at the same node, for corruptions anywhere in the slice and cuts.
+TEST(BaoThreads, SlicesOnAnyPoolAsOnOneThread) {
+  random_source rng(test_seed() + 101);
+  thread_pool one(1), three(3);
+  const auto input = rng.bytes((9u << 20) + 1025);
+  const b3::digest hash = b3::hash(input);
+  auto outcome = [&](auto&& decode) -> std::pair<std::string, byte_vector> {
+    try {
+      return {"", decode()};
+    } catch (const bao::error& e) {
+      return {e.code().message() + " at " + std::to_string(e.offset()), {}};
+    }
+  };
+  for (unsigned k : {0u, 4u}) {
+    const byte_vector encoded = bao::encode(input, k).bytes;
+    for (const auto& [start, count] : {std::pair<std::uint64_t, std::uint64_t>{0, input.size()},
+                                       {100000, 8u << 20},
+                                       {(3u << 20) + 7, 5u << 20},
+                                       {(9u << 20) - 5, 100u << 20}}) {
+      SCOPED_TRACE("group_log " + std::to_string(k) + ", slice " + std::to_string(start) + "+" +
+                   std::to_string(count));
+      const byte_vector slice = bao::extract_slice(encoded, start, count, k);
+      const byte_vector want = tail_of(input, start, count);
+      EXPECT_EQ(bao::decode_slice(hash, slice, start, count, three, k), want);
+      EXPECT_EQ(bao::decode_slice(hash, slice, start, count, k), want);
+      for (int i = 0; i < 12; ++i) {
+        // A corrupted byte, or the slice cut short.
+        const std::size_t at = rng.below(slice.size());
+        const byte_vector bad =
+            i % 3 == 2 ? byte_vector(slice.begin(), slice.begin() + static_cast<std::ptrdiff_t>(at))
+                       : flipped(slice, at);
+        const auto serial =
+            outcome([&] { return bao::decode_slice(hash, bad, start, count, one, k); });
+        EXPECT_FALSE(serial.first.empty()) << at;
+        EXPECT_EQ(outcome([&] { return bao::decode_slice(hash, bad, start, count, three, k); }),
+                  serial)
+            << at;
+        EXPECT_EQ(outcome([&] { return bao::decode_slice(hash, bad, start, count, k); }), serial)
+            << at;
+      }
+    }
+  }
+}
+
 // A reader on a pool hands out what one on this thread hands out: the same bytes from any
 // position, the same bytes before a failure and the same failing node, for combined and
 // outboard encodings, groups, corruptions and cuts.
