@@ -204,6 +204,14 @@ FASTBLAKE_API std::vector<std::byte> pre_order_outboard(std::span<const std::byt
                                                         unsigned group_log = 0);
 FASTBLAKE_API std::vector<std::byte> post_order_outboard(std::span<const std::byte> pre_order,
                                                          unsigned group_log = 0);
+/// A post-order outboard of `size` bytes, read with post_order, seen as Bao's pre-order one:
+/// for the reader and the slicers of read functions, without converting it. Each read is
+/// served from the nodes' post-order places (a whole subtree's parents in one read); the
+/// length comes from its last 8 bytes, and nothing is checked here (the reader checks).
+/// A read past the end returns fewer bytes; one that needs bytes the post-order outboard lacks
+/// throws bao::error (truncated, at the pre-order offset of the node).
+FASTBLAKE_API read_at_function pre_order_view(read_at_function post_order, std::uint64_t size,
+                                              unsigned group_log = 0);
 
 #if defined(__unix__) || defined(__APPLE__)
 /// The combined encoding of the regular file at path, or open as fd (from its offset on),

@@ -3,6 +3,7 @@
 // written as its input arrives, and moved to pre-order once the length is known.
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <utility>
@@ -36,10 +37,97 @@ void move_parents(const geometry& g, std::uint64_t len, std::span<const std::byt
   move_parents(g, len - left, from, f.right, from_post, to, t.right, to_post);
 }
 
+// Serves reads of a pre-order outboard from a post-order one (pre_order_view).
+class pre_order_reader {
+ public:
+  pre_order_reader(fastblake::bao::read_at_function post_order, std::uint64_t size,
+                   unsigned group_log)
+      : post_order_(std::move(post_order)), size_(size), g_(0, group_log) {}
+
+  std::size_t operator()(std::uint64_t offset, std::span<std::byte> out) {
+    if (!length_known_) learn_length();
+    const std::uint64_t view_size = header_size + tree_;
+    if (offset >= view_size || out.empty()) return 0;
+    const auto n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), view_size - offset));
+    const std::uint64_t lo = offset, hi = offset + n;
+    for (std::uint64_t at = lo; at < std::min<std::uint64_t>(hi, header_size); ++at) {
+      out[static_cast<std::size_t>(at - lo)] = length_bytes_[static_cast<std::size_t>(at)];
+    }
+    fill(g_.content_len, header_size, 0, lo, out.first(n));
+    return n;
+  }
+
+ private:
+  void learn_length() {
+    if (size_ >= header_size) {
+      read_exactly(size_ - header_size, length_bytes_, size_ - header_size);
+    }
+    g_.content_len = read_header(length_bytes_.data());
+    tree_ = g_.subtree_size(g_.content_len, true);
+    length_known_ = true;
+  }
+
+  // Bytes at post-order `at`, or bao::error naming `node` (its pre-order offset) if they lack.
+  void read_exactly(std::uint64_t at, std::span<std::byte> into, std::uint64_t node) {
+    std::size_t got = 0;
+    while (got < into.size()) {
+      const std::size_t more =
+          at + got >= size_ ? 0
+                            : std::min(post_order_(at + got, into.subspan(got)), into.size() - got);
+      if (more == 0) fail(errc::truncated, node);
+      got += more;
+    }
+  }
+
+  // The parents of the subtree of len bytes, at pre_at (pre-order) and post_at (post-order),
+  // that fall in the view's bytes [lo, lo + out.size()).
+  void fill(std::uint64_t len, std::uint64_t pre_at, std::uint64_t post_at, std::uint64_t lo,
+            std::span<std::byte> out) {
+    const std::uint64_t size = g_.subtree_size(len, true);
+    const std::uint64_t hi = lo + out.size();
+    if (size == 0 || pre_at + size <= lo || pre_at >= hi) return;
+    if (pre_at >= lo && pre_at + size <= hi && size > parent_size) {
+      // Wholly wanted: its parents in one read, then put in pre-order.
+      scratch_.resize(static_cast<std::size_t>(size));
+      read_exactly(post_at, scratch_, pre_at);
+      move_parents(g_, len, scratch_, 0, true, out.subspan(static_cast<std::size_t>(pre_at - lo)),
+                   0, false);
+      return;
+    }
+    const node_places pre(g_, len, pre_at, true, false), post(g_, len, post_at, true, true);
+    std::array<std::byte, parent_size> parent;
+    read_exactly(post.parent, parent, pre.parent);
+    for (std::uint64_t at = std::max(lo, pre.parent); at < std::min(hi, pre.parent + parent_size);
+         ++at) {
+      out[static_cast<std::size_t>(at - lo)] = parent[static_cast<std::size_t>(at - pre.parent)];
+    }
+    const std::uint64_t left = geometry::left_len(len);
+    fill(left, pre.left, post.left, lo, out);
+    fill(len - left, pre.right, post.right, lo, out);
+  }
+
+  fastblake::bao::read_at_function post_order_;
+  std::uint64_t size_;
+  geometry g_;
+  bool length_known_ = false;
+  std::array<std::byte, header_size> length_bytes_{};
+  std::uint64_t tree_ = 0;
+  std::vector<std::byte> scratch_;
+};
+
 }  // namespace
 }  // namespace fastblake::internal::bao
 
 namespace fastblake::bao {
+
+read_at_function pre_order_view(read_at_function post_order, std::uint64_t size,
+                                unsigned group_log) {
+  // Shared: a read_at_function is copied about, and the view keeps what it learned.
+  auto view =
+      std::make_shared<internal::bao::pre_order_reader>(std::move(post_order), size, group_log);
+  return [view](std::uint64_t offset, std::span<std::byte> out) { return (*view)(offset, out); };
+}
 
 namespace ib = internal::bao;
 

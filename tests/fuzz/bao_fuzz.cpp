@@ -76,9 +76,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 3: {
         // The fuzzer's bytes as an outboard of either order: converted, or refused by their
         // length, never read past; and converted back to what they were.
+        // Seen through pre_order_view, read at a place and size of the fuzzer's: the bytes of
+        // the conversion, or an error, within the bytes asked for.
+        const bao::read_at_function view =
+            bao::pre_order_view(bao::read_from(seed), seed.size(), group_log);
+        bytes window(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 20)));
+        const std::size_t got = view(start, window);
+        FUZZ_CHECK(got <= window.size());
         const bytes pre = bao::pre_order_outboard(seed, group_log);
         FUZZ_CHECK(pre.size() == seed.size());
         FUZZ_CHECK(bao::post_order_outboard(pre, group_log) == seed);
+        FUZZ_CHECK(bytes(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(got)) ==
+                   part(pre, start, window.size()));
         const bytes post = bao::post_order_outboard(seed, group_log);
         FUZZ_CHECK(bao::pre_order_outboard(post, group_log) == part(seed, 0, post.size()));
         break;

@@ -1212,6 +1212,56 @@ TEST(BaoStream, PostOrderOutboardsAreParentsInPostOrderThenTheLength) {
             pre.bytes.size() - 1);
 }
 
+TEST(BaoStream, APostOrderOutboardIsReadAsAPreOrderOne) {
+  random_source rng(test_seed() + 102);
+  const auto random = rng.bytes((3u << 20) + 77);
+  for (std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{1025}, std::size_t{5000},
+                          std::size_t{300000}, random.size()}) {
+    const std::span<const std::byte> input(random.data(), len);
+    for (unsigned k : {0u, 2u}) {
+      SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k));
+      const byte_vector post = bao::encode_post_order_outboard(input, k).bytes;
+      const byte_vector pre = bao::encode_outboard(input, k).bytes;
+      const bao::read_at_function view = bao::pre_order_view(bao::read_from(post), post.size(), k);
+      // Reads of any place and size, past the end too.
+      for (int i = 0; i < 40; ++i) {
+        const std::uint64_t at = rng.below(pre.size() + 10);
+        byte_vector got(rng.below(std::min<std::size_t>(pre.size(), 70000)) + 1);
+        const std::size_t n = view(at, got);
+        ASSERT_EQ(n, at >= pre.size() ? 0 : std::min<std::size_t>(got.size(), pre.size() - at));
+        EXPECT_TRUE(std::equal(
+            got.begin(), got.begin() + static_cast<std::ptrdiff_t>(n),
+            pre.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(at, pre.size()))));
+      }
+      // The reader and the slicer over it.
+      bao::reader r(b3::hash(input), view, bao::read_from(input), k);
+      byte_vector out(len + 1);
+      std::size_t n = 0;
+      while (std::size_t more = r.read(std::span(out).subspan(n))) n += more;
+      EXPECT_EQ(n, len);
+      EXPECT_TRUE(std::equal(input.begin(), input.end(), out.begin()));
+      EXPECT_EQ(bao::extract_slice_outboard(view, bao::read_from(input), len / 3, 70000, k),
+                bao::extract_slice_outboard(pre, input, len / 3, 70000, k));
+    }
+  }
+  // A post-order outboard cut short: the reader fails, nothing unchecked comes out.
+  const std::span<const std::byte> input(random.data(), 300000);
+  const byte_vector post = bao::encode_post_order_outboard(input).bytes;
+  for (std::size_t cut : {std::size_t{0}, std::size_t{5}, post.size() / 2, post.size() - 1}) {
+    bao::reader r(b3::hash(input),
+                  bao::pre_order_view(bao::read_from(std::span(post).first(cut)), cut),
+                  bao::read_from(input));
+    byte_vector out(input.size());
+    EXPECT_THROW(
+        {
+          std::size_t n = 0;
+          while (std::size_t more = r.read(std::span(out).subspan(n))) n += more;
+        },
+        bao::error)
+        << cut;
+  }
+}
+
 TEST(BaoStream, FailuresLeaveTheEncoderUnusable) {
   const byte_vector input = bao_input(9u << 20);
   EXPECT_THROW(bao::encoder(
