@@ -84,13 +84,14 @@ constexpr parameters encode_outboard_parameters{"encode_outboard", encode_names,
 
 // (encoding, hash) of data, written straight into the bytes object returned.
 PyObject* encode_any(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                     const parameters& signature, bool outboard) {
+                     const parameters& signature, bao::format f) {
   PyObject* v[2];
   parse(signature, args, nargs, kwnames, v);
   const input_buffer data(v[0]);
   const unsigned group_log = group_argument(v[1]);
-  const std::uint64_t size = outboard ? bao::outboard_size(data.size(), group_log)
-                                      : bao::encoded_size(data.size(), group_log);
+  const std::uint64_t size = f == bao::format::combined
+                                 ? bao::encoded_size(data.size(), group_log)
+                                 : bao::outboard_size(data.size(), group_log);
   if (size > static_cast<std::uint64_t>(PY_SSIZE_T_MAX)) return PyErr_NoMemory();
   ref encoding = ref::take(PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size)));
   const std::span out(reinterpret_cast<std::byte*>(PyBytes_AsString(encoding.get())),
@@ -98,8 +99,17 @@ PyObject* encode_any(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
   blake3::digest hash;
   {
     gil_released unlocked;
-    hash = outboard ? bao::encode_outboard(data.bytes(), out, group_log)
-                    : bao::encode(data.bytes(), out, group_log);
+    switch (f) {
+      case bao::format::combined:
+        hash = bao::encode(data.bytes(), out, group_log);
+        break;
+      case bao::format::outboard:
+        hash = bao::encode_outboard(data.bytes(), out, group_log);
+        break;
+      case bao::format::post_order_outboard:
+        hash = bao::encode_post_order_outboard(data.bytes(), out, group_log);
+        break;
+    }
   }
   const ref digest =
       ref::take(PyBytes_FromStringAndSize(reinterpret_cast<const char*>(hash.data()), hash.size()));
@@ -107,13 +117,15 @@ PyObject* encode_any(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
 }
 
 PyObject* encode(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) noexcept {
-  return guarded([&] { return encode_any(args, nargs, kwnames, encode_parameters, false); });
+  return guarded(
+      [&] { return encode_any(args, nargs, kwnames, encode_parameters, bao::format::combined); });
 }
 
 PyObject* encode_outboard(PyObject*, PyObject* const* args, Py_ssize_t nargs,
                           PyObject* kwnames) noexcept {
-  return guarded(
-      [&] { return encode_any(args, nargs, kwnames, encode_outboard_parameters, true); });
+  return guarded([&] {
+    return encode_any(args, nargs, kwnames, encode_outboard_parameters, bao::format::outboard);
+  });
 }
 
 constexpr const char* encode_file_names[] = {"path",      "output",   "outboard",
@@ -688,19 +700,8 @@ constexpr parameters post_order_parameters{"encode_post_order_outboard", encode_
 PyObject* encode_post_order_outboard(PyObject*, PyObject* const* args, Py_ssize_t nargs,
                                      PyObject* kwnames) noexcept {
   return guarded([&] {
-    PyObject* v[2];
-    parse(post_order_parameters, args, nargs, kwnames, v);
-    const input_buffer data(v[0]);
-    const unsigned group_log = group_argument(v[1]);
-    bao::encoding e;
-    {
-      gil_released unlocked;
-      e = bao::encode_post_order_outboard(data.bytes(), group_log);
-    }
-    const ref encoding = bytes_of(e.bytes);
-    const ref digest = ref::take(
-        PyBytes_FromStringAndSize(reinterpret_cast<const char*>(e.hash.data()), e.hash.size()));
-    return PyTuple_Pack(2, encoding.get(), digest.get());
+    return encode_any(args, nargs, kwnames, post_order_parameters,
+                      bao::format::post_order_outboard);
   });
 }
 
