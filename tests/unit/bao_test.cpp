@@ -713,9 +713,11 @@ TEST(BaoThreads, SlicesOnAnyPoolAsOnOneThread) {
   };
   for (unsigned k : {0u, 4u}) {
     const byte_vector encoded = bao::encode(input, k).bytes;
-    for (const auto& [start, count] : {std::pair<std::uint64_t, std::uint64_t>{0, input.size()},
-                                       {100000, 2u << 20},
-                                       {(3u << 20) - 5, 100u << 20}}) {
+    for (const auto& range : {std::pair<std::uint64_t, std::uint64_t>{0, input.size()},
+                              {100000, 2u << 20},
+                              {(3u << 20) - 5, 100u << 20}}) {
+      // (Named, not bound: clang 14's lambdas cannot capture structured bindings.)
+      const std::uint64_t start = range.first, count = range.second;
       SCOPED_TRACE("group_log " + std::to_string(k) + ", slice " + std::to_string(start) + "+" +
                    std::to_string(count));
       const byte_vector slice = bao::extract_slice(encoded, start, count, k);
