@@ -1146,7 +1146,8 @@ TEST(BaoStream, EncodesInAnyPartsWhatTheOneShotEncodersMake) {
           while (done < len) {
             // All at once, or random parts from a byte to 2 MiB.
             const std::size_t n =
-                way == 0 ? len - done : std::min(len - done, rng.below(std::size_t{2} << 20) + 1);
+                way == 0 ? len - done
+                         : std::min<std::size_t>(len - done, rng.below(std::size_t{2} << 20) + 1);
             e.update(input.subspan(done, n));
             done += n;
             EXPECT_EQ(e.count(), done);
