@@ -292,6 +292,17 @@ FASTBLAKE_API std::vector<std::byte> extract_slice_outboard(const read_at_functi
                                                             std::uint64_t start,
                                                             std::uint64_t count,
                                                             unsigned group_log = 0);
+/// The same slice written with out, in order from offset 0, as it is read (about 1 MiB of
+/// memory whatever its size): a slice of a large range, or one sent as it is made. Returns the
+/// slice's size.
+FASTBLAKE_API std::uint64_t extract_slice(const read_at_function& encoded, std::uint64_t start,
+                                          std::uint64_t count, const write_at_function& out,
+                                          unsigned group_log = 0);
+FASTBLAKE_API std::uint64_t extract_slice_outboard(const read_at_function& outboard,
+                                                   const read_at_function& data,
+                                                   std::uint64_t start, std::uint64_t count,
+                                                   const write_at_function& out,
+                                                   unsigned group_log = 0);
 /// The input bytes [start, start + count) a slice holds, checked against hash: fewer where the
 /// input ends before start + count, none where it ends before start (its last chunk is still
 /// checked, so the length is proven).
@@ -328,6 +339,14 @@ class FASTBLAKE_API reader {
   /// Over an outboard encoding and the input it describes.
   reader(const blake3::digest& hash, read_at_function outboard, read_at_function data,
          unsigned group_log = 0);
+  /// Over a slice of [start, start + count) (extract_slice's): its bytes in bounded memory,
+  /// read in order, as decode_slice checks them, the slice read once from its start. The
+  /// position starts at `start`; read() returns 0 at start + count or the input's end (having
+  /// checked its last leaf there, or the leaf at start where count is 0, as decode_slice does),
+  /// and throws std::out_of_range at a position before start. length() is the input's length
+  /// where the slice holds the input's end, else throws std::out_of_range.
+  static reader over_slice(const blake3::digest& hash, read_at_function slice, std::uint64_t start,
+                           std::uint64_t count, unsigned group_log = 0);
   reader(reader&&) noexcept;
   reader& operator=(reader&&) noexcept;
   ~reader();
@@ -347,6 +366,7 @@ class FASTBLAKE_API reader {
 
  private:
   struct state;
+  explicit reader(std::unique_ptr<state> s) noexcept;
   std::unique_ptr<state> state_;
 };
 

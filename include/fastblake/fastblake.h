@@ -379,6 +379,21 @@ FASTBLAKE_API int fastblake_bao_convert_outboard(const void* outboard, size_t ou
  * that was reading then returns. */
 typedef long long (*fastblake_bao_read_fn)(void* context, uint64_t offset, void* buf, size_t len);
 
+/** Where the stream encoder and the slicer write: len bytes at offset. Returns 0, or -1 with
+ * errno set. */
+typedef int (*fastblake_bao_write_fn)(void* context, uint64_t offset, const void* buf, size_t len);
+
+/** The slice of fastblake_bao_extract_slice, of an encoding read with tree (data NULL) or of an
+ * outboard read with tree and its input read with data, written with out in order from offset 0 as
+ * it is read (about 1 MiB of memory whatever its size); its length to *slice_len. Returns 0;
+ * FASTBLAKE_EBAO_TRUNCATED (and *error_offset); what a read or write function's errno said;
+ * EINVAL. */
+FASTBLAKE_API int fastblake_bao_extract_slice_to(fastblake_bao_read_fn tree, void* tree_context,
+                                                 fastblake_bao_read_fn data, void* data_context,
+                                                 uint64_t start, uint64_t count, unsigned group_log,
+                                                 fastblake_bao_write_fn out, void* out_context,
+                                                 uint64_t* slice_len, uint64_t* error_offset);
+
 /** A verifying reader (bao::reader): read() hands out only bytes that, with every node above
  * them, have been checked against the hash; seek() moves anywhere. Memory stays about 1 MiB. */
 typedef struct fastblake_bao_reader fastblake_bao_reader;
@@ -396,6 +411,15 @@ FASTBLAKE_API int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao
 FASTBLAKE_API int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd,
                                             unsigned group_log, fastblake_bao_reader** reader);
 #endif
+/** A reader over a slice for input bytes [start, start + count) (bao::reader::over_slice): its
+ * bytes, checked as fastblake_bao_decode_slice checks them, the slice read once from its start
+ * in bounded memory. The position starts at start; a read returns 0 bytes at start + count or
+ * the input's end; a read before start, or the length where the slice does not reach the
+ * input's end, returns ERANGE. */
+FASTBLAKE_API int fastblake_bao_reader_new_slice(const uint8_t hash[32],
+                                                 fastblake_bao_read_fn slice, void* slice_context,
+                                                 uint64_t start, uint64_t count, unsigned group_log,
+                                                 fastblake_bao_reader** reader);
 FASTBLAKE_API void fastblake_bao_reader_free(fastblake_bao_reader* reader);
 /** From now on, decodes a subtree of up to 4 MiB read from its start at once, on the default
  * pool's threads (bao::reader::use_pool): for reading far in order; the same bytes and
@@ -417,9 +441,6 @@ FASTBLAKE_API uint64_t fastblake_bao_reader_position(const fastblake_bao_reader*
  * as fastblake_bao_reader_read. */
 FASTBLAKE_API int fastblake_bao_reader_length(fastblake_bao_reader* reader, uint64_t* length,
                                               uint64_t* error_offset);
-
-/** Where the stream encoder writes: len bytes at offset. Returns 0, or -1 with errno set. */
-typedef int (*fastblake_bao_write_fn)(void* context, uint64_t offset, const void* buf, size_t len);
 
 /** An encoder of an input of a length not known before its end (bao::encoder): update() with
  * each part, finalize() after the last. It writes its output, and reads it back at the end,

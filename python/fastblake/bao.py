@@ -77,7 +77,22 @@ class Decoder(io.RawIOBase):
             raise ValueError("I/O operation on closed file.")
 
 
-__all__ = ["DecodeError", "Decoder", "Encoder", "MAX_GROUP_LOG", "encode", "encode_outboard",
+class SliceDecoder(Decoder):
+    """The data a slice for [start, start + count) holds (extract_slice's), as a binary file
+    read from ``start`` on: each byte checked against the hash before read() hands it out, as
+    decode_slice checks it, the slice read once, in order, in bounded memory whatever its size
+    (``slice``: a bytes-like object, or a binary file with seek() and readinto(), read from its
+    position 0). Reading ends at start + count or the data's end; a position before ``start``
+    raises ValueError, and so does length() where the slice does not reach the data's end. A
+    node that fails raises DecodeError, after the checked bytes before it were returned."""
+
+    def __init__(self, hash, slice, start, count, *, group_log=0, threads=False):
+        io.RawIOBase.__init__(self)
+        self._reader = _bao.Reader(hash, slice, None, group_log=group_log, threads=threads,
+                                   start=start, count=count)
+
+
+__all__ = ["DecodeError", "Decoder", "SliceDecoder", "Encoder", "MAX_GROUP_LOG", "encode", "encode_outboard",
            "encode_file", "encode_post_order_outboard", "pre_order_outboard",
            "post_order_outboard", "encoded_size", "outboard_size", "decode", "decode_outboard",
            "extract_slice", "extract_slice_outboard", "decode_slice"]

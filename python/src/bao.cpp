@@ -451,13 +451,14 @@ py_reader::source source_argument(PyObject* value) {
   return s;
 }
 
-constexpr const char* reader_names[] = {"hash", "encoded", "data", "group_log", "threads"};
+constexpr const char* reader_names[] = {"hash",    "encoded", "data", "group_log",
+                                        "threads", "start",   "count"};
 constexpr parameters reader_parameters{"Reader", reader_names, 3, 3, 2};
 
 PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
                       PyObject* kwnames) noexcept {
   return guarded([&] {
-    PyObject* v[5];
+    PyObject* v[7];
     parse(reader_parameters, args, PyVectorcall_NARGS(nargsf), kwnames, v);
     const blake3::digest hash = hash_argument(v[0]);
     const unsigned group_log = group_argument(v[3]);
@@ -468,9 +469,19 @@ PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
     r.tree = source_argument(v[1]);
     const bool outboard = v[2] != nullptr && v[2] != Py_None;
     if (outboard) r.data = source_argument(v[2]);
-    r.reader.emplace(
-        outboard ? bao::reader(hash, r.read_function(r.tree), r.read_function(r.data), group_log)
-                 : bao::reader(hash, r.read_function(r.tree), group_log));
+    // start and count: encoded is a slice of those bytes.
+    if ((v[5] != nullptr) != (v[6] != nullptr)) {
+      raise(PyExc_TypeError, "Reader: start and count go together");
+    }
+    if (v[5] != nullptr && outboard) raise(PyExc_TypeError, "Reader: a slice has no data");
+    if (v[5] != nullptr) {
+      r.reader.emplace(bao::reader::over_slice(hash, r.read_function(r.tree), u64_argument(v[5]),
+                                               u64_argument(v[6]), group_log));
+    } else {
+      r.reader.emplace(
+          outboard ? bao::reader(hash, r.read_function(r.tree), r.read_function(r.data), group_log)
+                   : bao::reader(hash, r.read_function(r.tree), group_log));
+    }
     if (threads != 0) r.reader->use_pool(thread_pool::default_pool());
     return self.release();
   });
@@ -522,11 +533,13 @@ PyType_Slot reader_slots[] = {
     {Py_tp_dealloc, reinterpret_cast<void*>(dealloc<py_reader>)},
     {Py_tp_methods, reader_methods},
     {Py_tp_doc,
-     const_cast<char*>("Reader(hash, encoded, data=None, /, *, group_log=0)\n--\n\n"
+     const_cast<char*>("Reader(hash, encoded, data=None, /, *, group_log=0, threads=False, "
+                       "start=None, count=None)\n--\n\n"
                        "A verifying reader of a combined encoding, or of an outboard encoding and "
                        "its data (each a bytes-like object or a binary file with seek and "
-                       "readinto), threads=True: on the default pool as bao::reader::use_pool: "
-                       "fastblake.bao.Decoder's engine.")},
+                       "readinto), or with start and count of a slice (bao::reader::over_slice); "
+                       "threads=True: on the default pool as bao::reader::use_pool: "
+                       "fastblake.bao.Decoder's and SliceDecoder's engine.")},
     {0, nullptr}};
 
 PyType_Spec reader_spec{"fastblake.bao.Reader", sizeof(instance<py_reader>), 0, class_flags(true),

@@ -108,6 +108,53 @@ def test_slices_and_their_corruptions():
     assert count == 222
 
 
+def test_slice_decoder_reads_what_decode_slice_returns(tmp_path, rng):
+    """SliceDecoder over the vectors' slices and random ones, from bytes and from a file: the
+    bytes decode_slice returns, from start on; each corruption where decode_slice names it;
+    positions before the slice and the length beyond it refused."""
+    for case in CASES["slice"]:
+        data = bao_input(case["input_len"])
+        h = bytes.fromhex(case["bao_hash"])
+        encoded, _ = bao.encode(data)
+        for s in case["slices"]:
+            start, n = s["start"], s["len"]
+            piece = bao.extract_slice(encoded, start, n)
+            decoder = bao.SliceDecoder(h, piece, start, n)
+            assert decoder.tell() == start
+            assert decoder.readall() == data[start:start + n]
+            for at in s["corruptions"]:
+                want = decode_error(lambda: bao.decode_slice(h, flipped(piece, at), start, n))
+                got = decode_error(lambda: bao.SliceDecoder(h, flipped(piece, at), start, n).readall())
+                assert (got.offset, got.reason) == (want.offset, want.reason)
+    data = random_bytes(rng, 1024 * 1024 + 3000)
+    for group_log in (0, 4):
+        encoded, h = bao.encode(data, group_log=group_log)
+        for start, n in ((0, len(data)), (5000, 300000), (len(data) - 10, 100), (len(data) + 5, 0)):
+            piece = bao.extract_slice(encoded, start, n, group_log=group_log)
+            (tmp_path / "slice").write_bytes(piece)
+            with open(tmp_path / "slice", "rb") as f:
+                for decoder in (bao.SliceDecoder(h, piece, start, n, group_log=group_log),
+                                bao.SliceDecoder(h, f, start, n, group_log=group_log,
+                                                 threads=True)):
+                    with decoder:
+                        assert isinstance(decoder, io.RawIOBase)
+                        buffered = io.BufferedReader(decoder, 7000)
+                        assert buffered.read() == data[start:start + n]
+                        if start + n >= len(data):
+                            assert decoder.length() == len(data)
+                        else:
+                            with pytest.raises(ValueError):
+                                decoder.length()
+                        if start > 0:
+                            decoder.seek(start - 1)
+                            with pytest.raises(ValueError):
+                                decoder.read(1)
+    with pytest.raises(TypeError):
+        bao.SliceDecoder(h, encoded, 0)
+    with pytest.raises(TypeError):
+        bao.Decoder(h, encoded, group_log=4, start=0)
+
+
 def test_groups_keep_the_hash(rng):
     for n in (0, 1, 1024, 1025, 16384 + 7, 100000):
         data = random_bytes(rng, n)

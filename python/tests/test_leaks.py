@@ -101,6 +101,11 @@ CALLS = {
         *reversed(fastblake.bao.encode_outboard(DATA)), DATA),
     "bao decoder": lambda: fastblake.bao.Decoder(
         *reversed(fastblake.bao.encode(DATA))).read(),
+    "bao slice decoder": lambda: fastblake.bao.SliceDecoder(
+        fastblake.bao.encode(DATA)[1], fastblake.bao.extract_slice(fastblake.bao.encode(DATA)[0],
+                                                                   100, 50), 100, 50).read(),
+    "bao slice decoder refused": fails(lambda: fastblake.bao.SliceDecoder(
+        fastblake.bao.encode(DATA)[1], b"", 100, 50).read()),
     "bao decoder refused": fails(lambda: fastblake.bao.Decoder(
         fastblake.blake3(KEY).digest(), fastblake.bao.encode(DATA)[0]).read()),
     "bao refused": fails(lambda: fastblake.bao.decode(fastblake.blake3(KEY).digest(),

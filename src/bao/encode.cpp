@@ -61,21 +61,28 @@ fastblake::bao::encoding encode_any(std::span<const std::byte> input, unsigned g
 }
 
 // The nodes a reader of [start, end) meets, copied from a combined encoding, or from an outboard
-// encoding (tree) and its input (data).
+// encoding (tree) and its input (data), to out in order through a buffer of buffer_size bytes:
+// a slice of any size in bounded memory. A subtree wholly inside [start, end) of a combined
+// encoding is one run of its bytes, copied in reads of up to the buffer's size.
 class slicer {
  public:
+  static constexpr std::size_t buffer_size = std::size_t{1} << 20;
+
   slicer(const fastblake::bao::read_at_function& tree, const fastblake::bao::read_at_function* data,
-         const geometry& g, std::uint64_t start, std::uint64_t end, std::vector<std::byte>& out)
-      : tree_(tree), data_(data), g_(g), start_(start), end_(end), out_(out) {}
+         const geometry& g, std::uint64_t start, std::uint64_t end,
+         const fastblake::bao::write_at_function& out)
+      : tree_(tree), data_(data), g_(g), start_(start), end_(end), out_(out) {
+    buffer_.reserve(buffer_size);
+  }
 
   void subtree(std::uint64_t offset, std::uint64_t len, std::uint64_t at, bool is_root) {
     if (!is_root && (offset + len <= start_ || offset >= end_)) return;
+    if (data_ == nullptr && (g_.is_leaf(len) || (offset >= start_ && offset + len <= end_))) {
+      copy(tree_, at, g_.subtree_size(len, false));
+      return;
+    }
     if (g_.is_leaf(len)) {
-      if (data_ != nullptr) {
-        copy(*data_, offset, len);
-      } else {
-        copy(tree_, at, len);
-      }
+      copy(*data_, offset, len);
       return;
     }
     copy(tree_, at, parent_size);
@@ -85,16 +92,31 @@ class slicer {
             false);
   }
 
+  /// Writes what the buffer holds; returns the slice's size so far.
+  std::uint64_t flush() {
+    if (!buffer_.empty()) out_(written_, buffer_);
+    written_ += buffer_.size();
+    buffer_.clear();
+    return written_;
+  }
+
  private:
   void copy(const fastblake::bao::read_at_function& from, std::uint64_t at, std::uint64_t n) {
-    const std::size_t old_size = out_.size();
-    out_.resize(old_size + static_cast<std::size_t>(n));
-    const std::span<std::byte> into(out_.data() + old_size, static_cast<std::size_t>(n));
-    std::size_t got = 0;
-    while (got < n) {
-      const std::size_t more = std::min(from(at + got, into.subspan(got)), into.size() - got);
-      if (more == 0) fail(errc::truncated, at);
-      got += more;
+    while (n > 0) {
+      if (buffer_.size() == buffer_size) flush();
+      const std::size_t old_size = buffer_.size();
+      const auto step =
+          static_cast<std::size_t>(std::min<std::uint64_t>(n, buffer_size - old_size));
+      buffer_.resize(old_size + step);
+      const std::span<std::byte> into(buffer_.data() + old_size, step);
+      std::size_t got = 0;
+      while (got < step) {
+        const std::size_t more = std::min(from(at + got, into.subspan(got)), step - got);
+        if (more == 0) fail(errc::truncated, at + got);
+        got += more;
+      }
+      at += step;
+      n -= step;
     }
   }
 
@@ -102,23 +124,45 @@ class slicer {
   const fastblake::bao::read_at_function* data_;
   const geometry& g_;
   std::uint64_t start_, end_;
-  std::vector<std::byte>& out_;
+  const fastblake::bao::write_at_function& out_;
+  std::vector<std::byte> buffer_;
+  std::uint64_t written_ = 0;
 };
+
+std::uint64_t slice_any(const fastblake::bao::read_at_function& tree,
+                        const fastblake::bao::read_at_function* data, std::uint64_t start,
+                        std::uint64_t count, const fastblake::bao::write_at_function& out,
+                        unsigned group_log) {
+  std::array<std::byte, header_size> header;
+  std::size_t got = 0;
+  while (got < header_size) {
+    const std::size_t n = std::min(tree(got, std::span(header).subspan(got)), header_size - got);
+    if (n == 0) fail(errc::truncated, got);
+    got += n;
+  }
+  const std::uint64_t content_len = read_header(header.data());
+  const geometry g(content_len, group_log);
+  const auto [from, to] = slice_region(content_len, start, count);
+  out(0, header);
+  const fastblake::bao::write_at_function after_header = [&](std::uint64_t offset,
+                                                             std::span<const std::byte> bytes) {
+    out(header_size + offset, bytes);
+  };
+  slicer s(tree, data, g, from, to, after_header);
+  s.subtree(0, content_len, header_size, true);
+  return header_size + s.flush();
+}
 
 std::vector<std::byte> slice_any(const fastblake::bao::read_at_function& tree,
                                  const fastblake::bao::read_at_function* data, std::uint64_t start,
                                  std::uint64_t count, unsigned group_log) {
-  std::vector<std::byte> out(header_size);
-  std::size_t got = 0;
-  while (got < header_size) {
-    const std::size_t n = std::min(tree(got, std::span(out).subspan(got)), header_size - got);
-    if (n == 0) fail(errc::truncated, got);
-    got += n;
-  }
-  const std::uint64_t content_len = read_header(out.data());
-  const geometry g(content_len, group_log);
-  const auto [from, to] = slice_region(content_len, start, count);
-  slicer(tree, data, g, from, to, out).subtree(0, content_len, header_size, true);
+  std::vector<std::byte> out;
+  slice_any(
+      tree, data, start, count,
+      [&](std::uint64_t, std::span<const std::byte> bytes) {
+        out.insert(out.end(), bytes.begin(), bytes.end());
+      },
+      group_log);
   return out;
 }
 
@@ -228,6 +272,17 @@ std::vector<std::byte> extract_slice_outboard(const read_at_function& outboard,
                                               const read_at_function& data, std::uint64_t start,
                                               std::uint64_t count, unsigned group_log) {
   return internal::bao::slice_any(outboard, &data, start, count, group_log);
+}
+
+std::uint64_t extract_slice(const read_at_function& encoded, std::uint64_t start,
+                            std::uint64_t count, const write_at_function& out, unsigned group_log) {
+  return internal::bao::slice_any(encoded, nullptr, start, count, out, group_log);
+}
+
+std::uint64_t extract_slice_outboard(const read_at_function& outboard, const read_at_function& data,
+                                     std::uint64_t start, std::uint64_t count,
+                                     const write_at_function& out, unsigned group_log) {
+  return internal::bao::slice_any(outboard, &data, start, count, out, group_log);
 }
 
 }  // namespace fastblake::bao

@@ -4,6 +4,8 @@
 #include <array>
 #include <exception>
 #include <optional>
+#include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "bao/decoder.hpp"
@@ -68,6 +70,12 @@ struct reader::state {
   std::exception_ptr pending;
   // The failure met right after `decoded`, which holds the bytes checked before it.
   std::exception_ptr failure_after_decoded;
+  // Over a slice: the input bytes it hands out, [slice_start, slice_end), and once the header
+  // is read, those whose leaves it holds, [region_from, region_to) (slice_region's).
+  bool slice = false;
+  std::uint64_t slice_start = 0, slice_count = 0, slice_end = 0;
+  std::uint64_t region_from = 0, region_to = 0;
+  bool slice_checked = false;
 
   state(const blake3::digest& h, read_at_function t, read_at_function d, bool is_outboard,
         unsigned group)
@@ -78,11 +86,30 @@ struct reader::state {
     if (!shape) {
       std::array<std::byte, header_size> header;
       const std::size_t n = read_fully(tree, 0, header);
-      if (n < header.size()) ib::fail(errc::truncated, 0);
+      if (n < header.size()) ib::fail(errc::truncated, n);
       shape.emplace(ib::read_header(header.data()), group_log);
+      if (slice) {
+        std::tie(region_from, region_to) =
+            ib::slice_region(shape->content_len, slice_start, slice_count);
+      }
     }
     return *shape;
   }
+
+  // The bytes of the subtree of len input bytes at offset where it is stored: all of them in an
+  // encoding or outboard; in a slice, the nodes of its subtrees that meet the region only.
+  std::uint64_t stored_size(std::uint64_t offset, std::uint64_t len) const {
+    const ib::geometry& g = *shape;
+    if (!slice) return g.subtree_size(len, outboard);
+    if (offset + len <= region_from || offset >= region_to) return 0;
+    if (g.is_leaf(len) || (offset >= region_from && offset + len <= region_to)) {
+      return g.subtree_size(len, false);
+    }
+    const std::uint64_t left = ib::geometry::left_len(len);
+    return parent_size + stored_size(offset, left) + stored_size(offset + left, len - left);
+  }
+
+  bool holds_end() { return !slice || region_to >= geometry().content_len; }
 
   // Checks the subtree that holds input byte p (p < the length, or 0 for an empty input) and
   // makes its bytes `decoded`: down the path from the deepest node that holds p, each parent
@@ -118,14 +145,14 @@ struct reader::state {
           p - top.offset < left
               ? path_node{top.offset, left, top.at + parent_size, top.left, false}
               : path_node{top.offset + left, top.len - left,
-                          top.at + parent_size + g.subtree_size(left, outboard), top.right, false};
+                          top.at + parent_size + stored_size(top.offset, left), top.right, false};
       path.push_back(child);
     }
   }
 
   void decode(const path_node& node) {
     const ib::geometry& g = geometry();
-    region.resize(static_cast<std::size_t>(g.subtree_size(node.len, outboard)));
+    region.resize(static_cast<std::size_t>(stored_size(node.offset, node.len)));
     region.resize(read_fully(tree, node.at, region));
     if (outboard) {
       data_region.resize(static_cast<std::size_t>(node.len));
@@ -134,15 +161,19 @@ struct reader::state {
     const ib::decoder::source source{.tree = region,
                                      .data = data_region,
                                      .outboard = outboard,
-                                     .slice = false,
+                                     .slice = slice,
                                      .tree_base = node.at,
                                      .data_base = node.offset};
     const std::uint64_t end = node.offset + node.len;
+    // The input bytes decoded: the subtree's, those a slice holds of it.
+    const std::uint64_t from = slice ? std::max(node.offset, region_from) : node.offset;
+    const std::uint64_t to = slice ? std::min(end, region_to) : end;
     failure_after_decoded = nullptr;
     scratch.clear();
     // On the pool only where every byte of the subtree was read (else the one-thread decoder
     // names where they end).
-    const bool whole = region.size() == g.subtree_size(node.len, outboard) &&
+    const bool whole = from == node.offset && to == end &&
+                       region.size() == g.subtree_size(node.len, outboard) &&
                        (!outboard || data_region.size() == node.len);
     try {
       if (pool != nullptr && whole && node.len > batch_len) {
@@ -151,7 +182,7 @@ struct reader::state {
                            scratch.data(), node.offset, *pool,
                            std::max(batch_len, node.len / (2 * pool->size())));
       } else {
-        ib::decoder(source, g, node.offset, end, node.offset, end, scratch)
+        ib::decoder(source, g, from, to, from, to, scratch)
             .run_subtree(node.offset, node.len, node.at, node.cv, node.is_root);
       }
     } catch (const error&) {
@@ -159,7 +190,7 @@ struct reader::state {
       // as Bao's own decoder hands them out.
       scratch.clear();
       try {
-        ib::decoder(source, g, node.offset, end, node.offset, end, scratch, false)
+        ib::decoder(source, g, from, to, from, to, scratch, false)
             .run_subtree(node.offset, node.len, node.at, node.cv, node.is_root);
       } catch (const error&) {
         failure_after_decoded = std::current_exception();
@@ -167,8 +198,17 @@ struct reader::state {
       if (!failure_after_decoded) throw;
     }
     decoded.swap(scratch);
-    decoded_at = node.offset;
-    if (!failure_after_decoded && end == g.content_len) length_checked = true;
+    decoded_at = from;
+    slice_checked = true;
+    if (!failure_after_decoded && to >= g.content_len) length_checked = true;
+  }
+
+  // At a slice's end: where no read checked a leaf of it (a count of 0), the leaf at its
+  // start, as decode_slice checks it.
+  void check_slice() {
+    if (slice_checked) return;
+    fill(region_from);
+    if (failure_after_decoded) std::rethrow_exception(failure_after_decoded);
   }
 
   // Whether position is past the checked bytes of `decoded`, at the failure after them.
@@ -187,6 +227,19 @@ reader::reader(const blake3::digest& hash, read_at_function outboard, read_at_fu
     : state_(std::make_unique<state>(hash, std::move(outboard), std::move(data), true, group_log)) {
 }
 
+reader reader::over_slice(const blake3::digest& hash, read_at_function slice, std::uint64_t start,
+                          std::uint64_t count, unsigned group_log) {
+  auto s = std::make_unique<state>(hash, std::move(slice), nullptr, false, group_log);
+  s->slice = true;
+  s->slice_start = start;
+  s->slice_count = count;
+  s->slice_end = count > ~start ? ~std::uint64_t{0} : start + count;
+  s->position = start;
+  return reader(std::move(s));
+}
+
+reader::reader(std::unique_ptr<state> s) noexcept : state_(std::move(s)) {}
+
 reader::reader(reader&&) noexcept = default;
 reader& reader::operator=(reader&&) noexcept = default;
 reader::~reader() = default;
@@ -197,6 +250,14 @@ std::size_t reader::read(std::span<std::byte> out) {
   std::size_t done = 0;
   try {
     while (done < out.size()) {
+      if (s.slice && s.position < s.slice_start) {
+        throw std::out_of_range("fastblake::bao: a position before the slice's start");
+      }
+      if (s.slice && s.position >= s.slice_end) {
+        s.geometry();
+        s.check_slice();
+        break;
+      }
       if (s.position >= s.geometry().content_len) {
         length();
         break;
@@ -234,6 +295,9 @@ void reader::use_pool(thread_pool& pool) noexcept {
 std::uint64_t reader::length() {
   state& s = *state_;
   const std::uint64_t len = s.geometry().content_len;
+  if (!s.holds_end()) {
+    throw std::out_of_range("fastblake::bao: the slice does not hold the input's end");
+  }
   if (!s.length_checked) {
     const std::uint64_t last = len == 0 ? 0 : len - 1;
     s.fill(last);

@@ -39,6 +39,9 @@ int checked(F&& f, std::uint64_t* error_offset) noexcept {
           break;
       }
       return EINVAL;
+    } catch (const std::out_of_range&) {
+      // A slice reader's position before the slice, or its length beyond it.
+      return ERANGE;
     }
   });
 }
@@ -67,6 +70,16 @@ bao::read_at_function read_function(fastblake_bao_read_fn read, void* context) {
     if (n < 0) throw std::system_error(errno != 0 ? errno : EIO, std::generic_category());
     return static_cast<std::size_t>(
         std::min<unsigned long long>(static_cast<unsigned long long>(n), out.size()));
+  };
+}
+
+// A C write function as the C++ side's.
+bao::write_at_function write_function(fastblake_bao_write_fn write, void* context) {
+  return [write, context](std::uint64_t offset, std::span<const std::byte> b) {
+    errno = 0;
+    if (write(context, offset, b.data(), b.size()) != 0) {
+      throw std::system_error(errno != 0 ? errno : EIO, std::generic_category());
+    }
   };
 }
 
@@ -172,6 +185,37 @@ int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao_read_fn tree,
   });
 }
 
+int fastblake_bao_reader_new_slice(const uint8_t hash[32], fastblake_bao_read_fn slice,
+                                   void* slice_context, uint64_t start, uint64_t count,
+                                   unsigned group_log, fastblake_bao_reader** reader) {
+  if (slice == nullptr || group_log > bao::max_group_log) return EINVAL;
+  return fastblake::c_api::guarded([&] {
+    *reader = new fastblake_bao_reader{bao::reader::over_slice(
+        digest_of(hash), read_function(slice, slice_context), start, count, group_log)};
+    return 0;
+  });
+}
+
+int fastblake_bao_extract_slice_to(fastblake_bao_read_fn tree, void* tree_context,
+                                   fastblake_bao_read_fn data, void* data_context, uint64_t start,
+                                   uint64_t count, unsigned group_log, fastblake_bao_write_fn out,
+                                   void* out_context, uint64_t* slice_len, uint64_t* error_offset) {
+  if (tree == nullptr || out == nullptr || group_log > bao::max_group_log) return EINVAL;
+  return checked(
+      [&] {
+        const bao::write_at_function to = write_function(out, out_context);
+        const std::uint64_t n =
+            data == nullptr
+                ? bao::extract_slice(read_function(tree, tree_context), start, count, to, group_log)
+                : bao::extract_slice_outboard(read_function(tree, tree_context),
+                                              read_function(data, data_context), start, count, to,
+                                              group_log);
+        if (slice_len != nullptr) *slice_len = n;
+        return 0;
+      },
+      error_offset);
+}
+
 #if FASTBLAKE_C_FILES
 int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd, unsigned group_log,
                               fastblake_bao_reader** reader) {
@@ -248,15 +292,9 @@ int fastblake_bao_encoder_new(fastblake_bao_read_fn read, fastblake_bao_write_fn
     return EINVAL;
   }
   return fastblake::c_api::guarded([&] {
-    bao::write_at_function writer = [write, context](std::uint64_t offset,
-                                                     std::span<const std::byte> b) {
-      errno = 0;
-      if (write(context, offset, b.data(), b.size()) != 0) {
-        throw std::system_error(errno != 0 ? errno : EIO, std::generic_category());
-      }
-    };
-    *encoder = new fastblake_bao_encoder{bao::encoder(
-        read_function(read, context), std::move(writer), format_of(format), group_log)};
+    *encoder = new fastblake_bao_encoder{bao::encoder(read_function(read, context),
+                                                      write_function(write, context),
+                                                      format_of(format), group_log)};
     return 0;
   });
 }

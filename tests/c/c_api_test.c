@@ -900,6 +900,72 @@ static long long read_output(void* context, uint64_t offset, void* buf, size_t l
   return read_memory(&source, offset, buf, len);
 }
 
+/* A slice written through a write function as fastblake_bao_extract_slice cuts it, from the
+ * encoding and from the outboard; a reader over it hands out its bytes, refuses positions
+ * before it (ERANGE) and names a corrupted node as fastblake_bao_decode_slice does. */
+static void test_bao_slice_reader(void) {
+  const size_t len = 700 * 1024 + 5, start = 100000, count = 300000;
+  uint8_t* input = malloc(len);
+  uint8_t* out = malloc(len);
+  bao_input(input, len);
+  const size_t encoded_size = (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_COMBINED, 2);
+  const size_t outboard_size = (size_t)fastblake_bao_encoded_size(len, FASTBLAKE_BAO_OUTBOARD, 2);
+  uint8_t* encoded = malloc(encoded_size);
+  uint8_t* outboard = malloc(outboard_size);
+  uint8_t* slice = malloc(encoded_size);
+  uint8_t hash[32];
+  CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_COMBINED, 2, encoded, encoded_size, hash) ==
+        0);
+  CHECK(fastblake_bao_encode(input, len, FASTBLAKE_BAO_OUTBOARD, 2, outboard, outboard_size,
+                             hash) == 0);
+  size_t slice_size = 0;
+  CHECK(fastblake_bao_extract_slice(encoded, encoded_size, NULL, 0, start, count, 2, slice,
+                                    encoded_size, &slice_size, NULL) == 0);
+  struct memory_source e = {encoded, encoded_size, 0}, o = {outboard, outboard_size, 0},
+                       d = {input, len, 0};
+  for (int beside = 0; beside < 2; ++beside) {
+    struct memory_output m = {NULL, 0, 0};
+    uint64_t written = 0;
+    CHECK(fastblake_bao_extract_slice_to(read_memory, beside ? (void*)&o : (void*)&e,
+                                         beside ? read_memory : NULL, &d, start, count, 2,
+                                         write_memory, &m, &written, NULL) == 0);
+    CHECK(written == slice_size && m.size == slice_size && memcmp(m.bytes, slice, slice_size) == 0);
+    free(m.bytes);
+  }
+  struct memory_output full = {NULL, 0, 1000};
+  CHECK(fastblake_bao_extract_slice_to(read_memory, &e, NULL, NULL, start, count, 2, write_memory,
+                                       &full, NULL, NULL) == ENOSPC);
+  free(full.bytes);
+  struct memory_source s = {slice, slice_size, 0};
+  fastblake_bao_reader* r = NULL;
+  size_t total = 0, n = 0;
+  uint64_t offset = 0, length = 0;
+  CHECK(fastblake_bao_reader_new_slice(hash, read_memory, &s, start, count, 2, &r) == 0);
+  CHECK(fastblake_bao_reader_position(r) == start);
+  CHECK(read_all(r, out, 7000, &total, NULL) == 0);
+  CHECK(total == count && memcmp(out, input + start, count) == 0);
+  CHECK(fastblake_bao_reader_length(r, &length, NULL) == ERANGE);
+  fastblake_bao_reader_seek(r, start - 1);
+  CHECK(fastblake_bao_reader_read(r, out, 1, &n, NULL) == ERANGE);
+  fastblake_bao_reader_free(r);
+  slice[slice_size / 2] ^= 1;
+  uint64_t want_offset = 0;
+  CHECK(fastblake_bao_decode_slice(hash, slice, slice_size, start, count, 2, out, len, &n,
+                                   &want_offset) == FASTBLAKE_EBAO_MISMATCH);
+  CHECK(fastblake_bao_reader_new_slice(hash, read_memory, &s, start, count, 2, &r) == 0);
+  CHECK(read_all(r, out, 7000, &total, &offset) == FASTBLAKE_EBAO_MISMATCH);
+  CHECK(offset == want_offset && total < count && memcmp(out, input + start, total) == 0);
+  fastblake_bao_reader_free(r);
+  CHECK(fastblake_bao_reader_new_slice(hash, NULL, NULL, 0, 1, 0, &r) == EINVAL);
+  CHECK(fastblake_bao_extract_slice_to(read_memory, &e, NULL, NULL, 0, 1, 0, NULL, NULL, NULL,
+                                       NULL) == EINVAL);
+  free(input);
+  free(out);
+  free(encoded);
+  free(outboard);
+  free(slice);
+}
+
 static void test_bao_stream(void) {
   const size_t len = (9u << 20) + 1025;
   uint8_t* input = malloc(len);
@@ -993,6 +1059,7 @@ int main(void) {
   test_bao_vectors();
   test_bao_reader();
   test_bao_stream();
+  test_bao_slice_reader();
   test_blake3_one_shot();
   test_blake3_hasher();
   test_files();

@@ -282,6 +282,46 @@ def groups_and_large_inputs(work):
           (1, b"Error: hash mismatch\n", True, True))
 
 
+def peak_of(command):
+    """Runs command (through the shell) in a child Python of its own; its exit status and the
+    peak resident set, in KiB, of the processes it started."""
+    probe = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1], shell=True); "
+             "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe, command], capture_output=True,
+                         timeout=300).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+def slices_in_bounded_memory(work):
+    """A slice of 96 MiB is cut, and decoded from a pipe, in a few MiB of memory; a corruption
+    in its middle stops decode-slice after the bytes before it."""
+    size, start = 96 << 20, 1000
+    source = os.path.join(work, "zeros")
+    with open(source, "wb") as f:
+        f.truncate(size)
+    encoded, sliced, decoded = (os.path.join(work, n) for n in ("zeros.bao", "zeros.slice", "zeros.out"))
+    check("encode 96 MiB", run(["encode", source, encoded]), (0, b"", b""))
+    h = run(["hash", source])[1].decode().strip()
+    status, peak = peak_of(f"'{BAO}' slice {start} {size} '{encoded}' '{sliced}'")
+    check("slice of 96 MiB", status, 0)
+    if peak > 48 * 1024:
+        failures.append(f"slice of 96 MiB: a peak resident set of {peak} KiB, over 48 MiB")
+    status, peak = peak_of(f"cat '{sliced}' | '{BAO}' decode-slice {h} {start} {size} > '{decoded}'")
+    check("decode-slice of 96 MiB from a pipe", (status, os.path.getsize(decoded)), (0, size - start))
+    if peak > 48 * 1024:
+        failures.append(f"decode-slice of 96 MiB: a peak resident set of {peak} KiB, over 48 MiB")
+    with open(decoded, "rb") as f:
+        check("decode-slice of 96 MiB: its bytes", f.read() == bytes(size - start), True)
+    slice_bytes = read(sliced)
+    status, out, err = run(["decode-slice", h, str(start), str(size)],
+                           flipped(slice_bytes, len(slice_bytes) // 2))
+    check("a corruption in the middle of a large slice",
+          (status, err, len(out) > 1 << 20, out == bytes(len(out))),
+          (1, b"Error: hash mismatch\n", True, True))
+    for path in (source, encoded, sliced, decoded):
+        os.remove(path)
+
+
 def against_rust(work):
     """The Rust bao 0.13 tool and this one, byte for byte, on random sizes around the chunk and
     power-of-two boundaries and random slices."""
@@ -435,6 +475,7 @@ def main():
         created_files(work)
         existing_outputs(work)
         groups_and_large_inputs(work)
+        slices_in_bounded_memory(work)
         progress(work)
         if RUST:
             against_rust(work)

@@ -688,12 +688,22 @@ TEST(BaoReader, StopsAtTheFirstBadNodeWithTheBytesBeforeIt) {
     EXPECT_THROW(r.read(one), bao::error) << lie;
   }
   bao::reader short_header(e.hash, bao::read_from(std::span(e.bytes).first(5)));
-  EXPECT_EQ(bao_error_offset([&] { short_header.length(); }), 0u);
+  EXPECT_EQ(bao_error_offset([&] { short_header.length(); }), 5u);
   byte_vector all(input.size());
   const byte_vector other = flipped(input, 0);
   bao::reader wrong_hash(b3::hash(other), bao::read_from(e.bytes));
   EXPECT_EQ(bao_error_offset([&] { wrong_hash.read(all); }), bao::header_size);
   EXPECT_EQ(bao_error_offset([&] { wrong_hash.length(); }), bao::header_size);
+}
+
+// Runs decode, returning its bytes or its error's code and offset.
+template <class F>
+std::pair<std::string, byte_vector> outcome_of(F&& decode) {
+  try {
+    return {"", decode()};
+  } catch (const bao::error& e) {
+    return {e.code().message() + " at " + std::to_string(e.offset()), {}};
+  }
 }
 
 // A slice decoded on a pool gives what one on this thread gives: the same bytes, or the same
@@ -704,13 +714,6 @@ TEST(BaoThreads, SlicesOnAnyPoolAsOnOneThread) {
   // Subtrees of 1 and 2 MiB inside the slices go to the pool (more than two batches).
   const auto input = rng.bytes((3u << 20) + 1025);
   const b3::digest hash = b3::hash(input);
-  auto outcome = [&](auto&& decode) -> std::pair<std::string, byte_vector> {
-    try {
-      return {"", decode()};
-    } catch (const bao::error& e) {
-      return {e.code().message() + " at " + std::to_string(e.offset()), {}};
-    }
-  };
   for (unsigned k : {0u, 4u}) {
     const byte_vector encoded = bao::encode(input, k).bytes;
     for (const auto& range : {std::pair<std::uint64_t, std::uint64_t>{0, input.size()},
@@ -731,14 +734,122 @@ TEST(BaoThreads, SlicesOnAnyPoolAsOnOneThread) {
             i % 3 == 2 ? byte_vector(slice.begin(), slice.begin() + static_cast<std::ptrdiff_t>(at))
                        : flipped(slice, at);
         const auto serial =
-            outcome([&] { return bao::decode_slice(hash, bad, start, count, one, k); });
+            outcome_of([&] { return bao::decode_slice(hash, bad, start, count, one, k); });
         EXPECT_FALSE(serial.first.empty()) << at;
-        EXPECT_EQ(outcome([&] { return bao::decode_slice(hash, bad, start, count, three, k); }),
+        EXPECT_EQ(outcome_of([&] { return bao::decode_slice(hash, bad, start, count, three, k); }),
                   serial)
             << at;
-        EXPECT_EQ(outcome([&] { return bao::decode_slice(hash, bad, start, count, k); }), serial)
+        EXPECT_EQ(outcome_of([&] { return bao::decode_slice(hash, bad, start, count, k); }), serial)
             << at;
       }
+    }
+  }
+}
+
+// Everything a reader over a slice hands out, in pieces of random sizes, with the failure that
+// ended it (as outcome_of gives it), and the bytes before the failure.
+std::pair<std::string, byte_vector> read_slice(bao::reader& r, random_source& rng) {
+  byte_vector got;
+  try {
+    for (;;) {
+      byte_vector piece(1 + rng.below(100000));
+      const std::size_t n = r.read(piece);
+      if (n == 0) return {"", got};
+      got.insert(got.end(), piece.begin(), piece.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+  } catch (const bao::error& e) {
+    return {e.code().message() + " at " + std::to_string(e.offset()), got};
+  }
+}
+
+// A reader over a slice hands out what decode_slice returns, reading the slice once from its
+// start; where decode_slice fails, it fails at the same node, having handed out only bytes of
+// the input before it. extract_slice into a write function writes the slice in order.
+TEST(BaoReader, OverASliceReadsWhatDecodeSliceReturns) {
+  random_source rng(test_seed() + 102);
+  thread_pool pool(2);
+  const auto random = rng.bytes((1u << 20) + 3000);
+  for (std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{1024}, std::size_t{5000},
+                          std::size_t{262144 + 1}, random.size()}) {
+    const byte_vector input(random.begin(), random.begin() + static_cast<std::ptrdiff_t>(len));
+    const b3::digest hash = b3::hash(input);
+    for (unsigned k : {0u, 2u, 4u}) {
+      const bao::encoding combined = bao::encode(input, k);
+      for (int trial = 0; trial < 12; ++trial) {
+        const std::uint64_t start = trial == 0 ? 0 : rng.below(len + 3000);
+        const std::uint64_t count = trial == 1   ? 0
+                                    : trial == 2 ? ~std::uint64_t{0}
+                                                 : rng.below(len / 2 + 2000);
+        SCOPED_TRACE("length " + std::to_string(len) + ", group_log " + std::to_string(k) +
+                     ", slice " + std::to_string(start) + "+" + std::to_string(count));
+        const byte_vector slice = bao::extract_slice(combined.bytes, start, count, k);
+        byte_vector written;
+        const std::uint64_t size = bao::extract_slice(
+            bao::read_from(combined.bytes), start, count,
+            [&](std::uint64_t at, std::span<const std::byte> bytes) {
+              EXPECT_EQ(at, written.size());
+              written.insert(written.end(), bytes.begin(), bytes.end());
+            },
+            k);
+        EXPECT_EQ(size, slice.size());
+        EXPECT_EQ(written, slice);
+        recorded_reads reads{slice, {}};
+        bao::reader r = bao::reader::over_slice(hash, reads.function(), start, count, k);
+        // Whole subtrees of up to 4 MiB read from their start are decoded on the pool's threads.
+        if (trial % 2 == 1) r.use_pool(pool);
+        EXPECT_EQ(r.position(), start);
+        EXPECT_EQ(read_slice(r, rng), std::make_pair(std::string(), tail_of(input, start, count)));
+        EXPECT_TRUE(reads.forward_once());
+        if (start + count >= len || count == ~std::uint64_t{0}) {
+          EXPECT_EQ(r.length(), len);
+        } else {
+          EXPECT_THROW(r.length(), std::out_of_range);
+        }
+        r.seek(start == 0 ? 0 : start - 1);
+        byte_vector one(1);
+        if (start > 0) {
+          EXPECT_THROW(r.read(one), std::out_of_range);
+        }
+        for (int i = 0; i < 6; ++i) {
+          // A corrupted byte, or the slice cut short.
+          const std::size_t at = rng.below(slice.size());
+          const byte_vector bad =
+              i % 3 == 2
+                  ? byte_vector(slice.begin(), slice.begin() + static_cast<std::ptrdiff_t>(at))
+                  : flipped(slice, at);
+          const auto whole =
+              outcome_of([&] { return bao::decode_slice(hash, bad, start, count, k); });
+          bao::reader over = bao::reader::over_slice(hash, bao::read_from(bad), start, count, k);
+          const auto [failure, before] = read_slice(over, rng);
+          EXPECT_EQ(failure, whole.first) << "at " << at;
+          const byte_vector wanted = tail_of(input, start, count);
+          ASSERT_LE(before.size(), wanted.size());
+          EXPECT_TRUE(std::equal(before.begin(), before.end(), wanted.begin()));
+        }
+      }
+    }
+  }
+}
+
+// Bao's slice vectors, read through a reader over each slice: the bytes, and each corruption
+// named where decode_slice names it.
+TEST(BaoReader, OverEachSliceOfTheVectors) {
+  random_source rng(test_seed() + 103);
+  for (const auto& v : vector_lines("slice")) {
+    const byte_vector input = bao_input(std::stoull(v[1]));
+    const b3::digest hash = digest_of(v[2]);
+    const std::uint64_t start = std::stoull(v[3]), count = std::stoull(v[4]);
+    const std::string where = v[1] + " [" + v[3] + ", +" + v[4] + ")";
+    const byte_vector slice = bao::extract_slice(bao::encode(input).bytes, start, count);
+    bao::reader r = bao::reader::over_slice(hash, bao::read_from(slice), start, count);
+    EXPECT_EQ(read_slice(r, rng), std::make_pair(std::string(), tail_of(input, start, count)))
+        << where;
+    for (std::uint64_t at : numbers(v[7])) {
+      const byte_vector bad = flipped(slice, at);
+      bao::reader over = bao::reader::over_slice(hash, bao::read_from(bad), start, count);
+      EXPECT_EQ(read_slice(over, rng).first,
+                outcome_of([&] { return bao::decode_slice(hash, bad, start, count); }).first)
+          << where << " corrupted at " << at;
     }
   }
 }

@@ -44,7 +44,8 @@ constexpr std::string_view usage_text =
     "       bao decode <hash> [<input>] [<output>] [--outboard=<file>] [--start=<offset>] "
     "[--count=<count>] [--group=<k>] [--progress]\n"
     "       bao slice <start> <count> [<input>] [<output>] [--outboard=<file>] [--group=<k>]\n"
-    "       bao decode-slice <hash> <start> <count> [<input>] [<output>] [--group=<k>]\n"
+    "       bao decode-slice <hash> <start> <count> [<input>] [<output>] [--group=<k>] "
+    "[--progress]\n"
     "       bao (--help | --version)\n";
 
 constexpr std::string_view help_body =
@@ -58,7 +59,7 @@ constexpr std::string_view help_body =
     "                encoding (the parents alone) into --outboard's file\n"
     "  decode        the input an encoding holds, each byte checked before it is written\n"
     "  slice         the part of an encoding that a reader of <count> bytes from <start> needs\n"
-    "  decode-slice  the bytes such a slice holds, checked\n"
+    "  decode-slice  the bytes such a slice holds, each checked before it is written\n"
     "A name of - or none is standard input or output.\n"
     "\n"
     "Options:\n"
@@ -68,8 +69,8 @@ constexpr std::string_view help_body =
     "      --count=<count>    decode at most this many bytes\n"
     "      --group=<k>        leaves of 2^k chunks (iroh's chunk groups; 0, Bao's own, by\n"
     "                         default): decoding and slicing need the k of the encoding\n"
-    "      --progress         encode and decode: a progress bar on standard error, when it is\n"
-    "                         a terminal\n"
+    "      --progress         encode, decode and decode-slice: a progress bar on standard\n"
+    "                         error, when it is a terminal\n"
     "      --help             print this help\n"
     "      --version          print the version\n"
     "\n"
@@ -514,24 +515,28 @@ int slice(const arguments& a) {
   if (in.is_standard() || (a.outboard && outboard.is_standard())) {
     fatal("input must be a real file");
   }
-  std::vector<std::byte> bytes;
+  // Written as it is read, whatever its size: a slice of a large range takes no more memory.
+  const bao::write_at_function to_out = [&](std::uint64_t, std::span<const std::byte> bytes) {
+    if (!tools::write_all(
+            out.fd, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
+      throw std::system_error(errno, std::generic_category(), "write");
+    }
+  };
   try {
-    bytes = a.outboard ? bao::extract_slice_outboard(bao::read_from_fd(outboard.fd),
-                                                     bao::read_from_fd(in.fd), start, count, k)
-                       : bao::extract_slice(bao::read_from_fd(in.fd), start, count, k);
+    if (a.outboard) {
+      bao::extract_slice_outboard(bao::read_from_fd(outboard.fd), bao::read_from_fd(in.fd), start,
+                                  count, to_out, k);
+    } else {
+      bao::extract_slice(bao::read_from_fd(in.fd), start, count, to_out, k);
+    }
   } catch (const std::exception& e) {
     fatal(message_of(e));
-  }
-  if (!tools::write_all(
-          out.fd, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()))) {
-    fatal(os_error(errno));
   }
   return 0;
 }
 
 int decode_slice(const arguments& a) {
-  if (a.outboard || a.start || a.count || a.progress || a.positional.size() < 3 ||
-      a.positional.size() > 5) {
+  if (a.outboard || a.start || a.count || a.positional.size() < 3 || a.positional.size() > 5) {
     usage_error();
   }
   const unsigned k = group_of(a);
@@ -541,19 +546,13 @@ int decode_slice(const arguments& a) {
   stream in, out;
   open_input(in, nth(a.positional, 3));
   open_output(out, nth(a.positional, 4));
-  std::vector<std::byte> slice_bytes, buffer(1 << 20);
-  in_order from(in.fd);
-  try {
-    for (std::size_t n; (n = from(slice_bytes.size(), buffer)) != 0;) {
-      slice_bytes.insert(slice_bytes.end(), buffer.begin(),
-                         buffer.begin() + static_cast<std::ptrdiff_t>(n));
-    }
-    const std::vector<std::byte> bytes = bao::decode_slice(hash, slice_bytes, start, count, k);
-    write_out(out.fd, bytes);
-  } catch (const std::exception& e) {
-    fatal(message_of(e));
-  }
-  return 0;
+  // The slice read once, in order, its bytes written as they are checked: bounded memory for a
+  // slice of any size, from a pipe too.
+  bao::reader r = bao::reader::over_slice(hash, in_order(in.fd), start, count, k);
+  r.use_pool(fastblake::thread_pool::default_pool());
+  return copy_checked(r, out.fd, ~std::uint64_t{0},
+                      progress_for(a, a.positional.size() > 3 ? a.positional[3] : std::string("-")),
+                      0);
 }
 
 int run_unguarded(int argc, char** argv) {
