@@ -171,6 +171,20 @@ class FASTBLAKE_API encoder {
   /// Throws bao::error (invalid_group) for a group_log above max_group_log.
   encoder(read_at_function output_in, write_at_function output, format f = format::combined,
           unsigned group_log = 0);
+  /// An encoder of a post-order outboard that goes on from an existing one: the outboard of the
+  /// content_len bytes that input reads (a file before the bytes appended to it), read and
+  /// written with output_in and output, as if those bytes had been given to update(). Only the
+  /// top parents of its finished subtrees are read (a few dozen nodes) and the input after the
+  /// last whole 4 MiB piece (or group); they are checked against hash, the root of those
+  /// content_len bytes, before anything is written. update() then takes the appended bytes,
+  /// and finalize() writes over the old right edge and length, making exactly the post-order
+  /// outboard of the whole. Throws bao::error (hash_mismatch, at 0) where outboard, input and
+  /// hash do not agree, bao::error (truncated) where either ends too soon,
+  /// std::invalid_argument where the outboard's length is not content_len, and what the
+  /// functions throw.
+  static encoder resume(read_at_function output_in, write_at_function output,
+                        std::uint64_t content_len, const read_at_function& input,
+                        const blake3::digest& hash, unsigned group_log = 0);
   encoder(encoder&&) noexcept;
   encoder& operator=(encoder&&) noexcept;
   ~encoder();

@@ -411,6 +411,14 @@ FASTBLAKE_API int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao
 FASTBLAKE_API int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd,
                                             unsigned group_log, fastblake_bao_reader** reader);
 #endif
+/** A reader of a post-order outboard (FASTBLAKE_BAO_POST_ORDER_OUTBOARD) of outboard_size
+ * bytes and the input it describes, through bao::pre_order_view: as fastblake_bao_reader_new
+ * reads a pre-order one, without converting it. Returns as fastblake_bao_reader_new (EINVAL
+ * for a NULL function too). */
+FASTBLAKE_API int fastblake_bao_reader_new_post_order(
+    const uint8_t hash[32], fastblake_bao_read_fn outboard, void* outboard_context,
+    uint64_t outboard_size, fastblake_bao_read_fn data, void* data_context, unsigned group_log,
+    fastblake_bao_reader** reader);
 /** A reader over a slice for input bytes [start, start + count) (bao::reader::over_slice): its
  * bytes, checked as fastblake_bao_decode_slice checks them, the slice read once from its start
  * in bounded memory. The position starts at start; a read returns 0 bytes at start + count or
@@ -459,6 +467,31 @@ FASTBLAKE_API int fastblake_bao_encoder_new(fastblake_bao_read_fn read,
  * 0), which must stay open until finalize. */
 FASTBLAKE_API int fastblake_bao_encoder_open(int fd, int format, unsigned group_log,
                                              fastblake_bao_encoder** encoder);
+#endif
+/** An encoder of a post-order outboard that goes on from an existing one
+ * (bao::encoder::resume): the outboard of the content_len bytes that input reads, read and
+ * written with read and write (their context, context), as if those bytes had been given to
+ * update(); a few nodes and the last piece of the input (up to 4 MiB, or a group) are read and
+ * checked against hash before anything is written. Sets *encoder. Returns 0;
+ * FASTBLAKE_EBAO_MISMATCH where outboard, input and hash do not agree;
+ * FASTBLAKE_EBAO_TRUNCATED (and *error_offset) where either ends too soon; EINVAL where the
+ * outboard's length is not content_len (and for a NULL function or a group_log above 32);
+ * what a function's errno said; ENOMEM. */
+FASTBLAKE_API int fastblake_bao_encoder_resume(fastblake_bao_read_fn read,
+                                               fastblake_bao_write_fn write, void* context,
+                                               uint64_t content_len, fastblake_bao_read_fn input,
+                                               void* input_context, const uint8_t hash[32],
+                                               unsigned group_log, fastblake_bao_encoder** encoder,
+                                               uint64_t* error_offset);
+#if defined(__unix__) || defined(__APPLE__)
+/** The same over descriptors: the post-order outboard (open for reading and writing) and the
+ * input it describes, whose first content_len bytes are read with pread(2) (a file that was
+ * appended to). */
+FASTBLAKE_API int fastblake_bao_encoder_resume_fd(int outboard_fd, int input_fd,
+                                                  uint64_t content_len, const uint8_t hash[32],
+                                                  unsigned group_log,
+                                                  fastblake_bao_encoder** encoder,
+                                                  uint64_t* error_offset);
 #endif
 /** Takes len more input bytes. Returns 0; the errno of a write or read that failed, or ENOMEM;
  * after any failure, or after finalize, EINVAL. */

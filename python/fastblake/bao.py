@@ -33,11 +33,13 @@ class Decoder(io.RawIOBase):
     DecodeError, after the checked bytes before it were returned. Memory stays about 1 MiB
     whatever the size; with ``threads=True`` (for reading far in order) a subtree of up to
     4 MiB read from its start is checked at once on every core, in about 12 MiB, with the same
-    bytes and errors."""
+    bytes and errors. With ``post_order=True`` the outboard is a post-order one (bao-tree's),
+    read in place as Bao's pre-order one."""
 
-    def __init__(self, hash, encoded, data=None, *, group_log=0, threads=False):
+    def __init__(self, hash, encoded, data=None, *, group_log=0, threads=False, post_order=False):
         super().__init__()
-        self._reader = _bao.Reader(hash, encoded, data, group_log=group_log, threads=threads)
+        self._reader = _bao.Reader(hash, encoded, data, group_log=group_log, threads=threads,
+                                   post_order=post_order)
 
     def readable(self):
         return True

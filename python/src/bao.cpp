@@ -133,12 +133,13 @@ constexpr const char* encode_file_names[] = {"path",      "output",   "outboard"
 constexpr parameters encode_file_parameters{"encode_file", encode_file_names, 2, 2, 2};
 
 // Where encode_file and Encoder write: a descriptor (an int, or a file object's fileno(),
-// flushed first), or a path, created or truncated (for reading too where read_back).
+// flushed first), or a path, created or truncated (for reading too where read_back; kept, and
+// opened for reading and writing, where existing).
 struct output_file {
   int fd = -1;
   bool owned = false;
 
-  explicit output_file(PyObject* output, bool read_back = false) {
+  explicit output_file(PyObject* output, bool read_back = false, bool existing = false) {
     if (PyLong_Check(output) != 0) {
       fd = PyObject_AsFileDescriptor(output);
     } else if (PyObject_HasAttrString(output, "fileno") != 0) {
@@ -152,8 +153,10 @@ struct output_file {
       {
         gil_released unlocked;
         do {
-          fd = ::open(p.c_str(), (read_back ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC | O_CLOEXEC,
-                      0666);
+          fd = existing
+                   ? ::open(p.c_str(), O_RDWR | O_CLOEXEC)
+                   : ::open(p.c_str(),
+                            (read_back ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         } while (fd < 0 && errno == EINTR);
       }
       if (fd < 0) raise_os_error(std::error_code(errno, std::generic_category()), output);
@@ -451,14 +454,21 @@ py_reader::source source_argument(PyObject* value) {
   return s;
 }
 
-constexpr const char* reader_names[] = {"hash",    "encoded", "data", "group_log",
-                                        "threads", "start",   "count"};
+// The bytes of a source: a buffer's size, a file's from its end.
+std::uint64_t size_of(const py_reader::source& s) {
+  if (s.buffer) return s.buffer->size();
+  const ref end = ref::take(PyObject_CallMethod(s.file.get(), "seek", "ii", 0, 2));
+  return u64_argument(end.get());
+}
+
+constexpr const char* reader_names[] = {"hash",    "encoded", "data",  "group_log",
+                                        "threads", "start",   "count", "post_order"};
 constexpr parameters reader_parameters{"Reader", reader_names, 3, 3, 2};
 
 PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
                       PyObject* kwnames) noexcept {
   return guarded([&] {
-    PyObject* v[7];
+    PyObject* v[8];
     parse(reader_parameters, args, PyVectorcall_NARGS(nargsf), kwnames, v);
     const blake3::digest hash = hash_argument(v[0]);
     const unsigned group_log = group_argument(v[3]);
@@ -474,13 +484,21 @@ PyObject* make_reader(PyObject* type, PyObject* const* args, std::size_t nargsf,
       raise(PyExc_TypeError, "Reader: start and count go together");
     }
     if (v[5] != nullptr && outboard) raise(PyExc_TypeError, "Reader: a slice has no data");
+    const int post_order = v[7] != nullptr ? PyObject_IsTrue(v[7]) : 0;
+    if (post_order < 0) throw python_error_set{};
+    if (post_order != 0 && !outboard) {
+      raise(PyExc_ValueError, "post_order is for outboards: give the data too");
+    }
     if (v[5] != nullptr) {
       r.reader.emplace(bao::reader::over_slice(hash, r.read_function(r.tree), u64_argument(v[5]),
                                                u64_argument(v[6]), group_log));
     } else {
-      r.reader.emplace(
-          outboard ? bao::reader(hash, r.read_function(r.tree), r.read_function(r.data), group_log)
-                   : bao::reader(hash, r.read_function(r.tree), group_log));
+      bao::read_at_function tree = r.read_function(r.tree);
+      // A post-order outboard seen as Bao's pre-order one, its length from its last 8 bytes.
+      if (post_order != 0) tree = bao::pre_order_view(std::move(tree), size_of(r.tree), group_log);
+      r.reader.emplace(outboard
+                           ? bao::reader(hash, std::move(tree), r.read_function(r.data), group_log)
+                           : bao::reader(hash, std::move(tree), group_log));
     }
     if (threads != 0) r.reader->use_pool(thread_pool::default_pool());
     return self.release();
@@ -534,10 +552,11 @@ PyType_Slot reader_slots[] = {
     {Py_tp_methods, reader_methods},
     {Py_tp_doc,
      const_cast<char*>("Reader(hash, encoded, data=None, /, *, group_log=0, threads=False, "
-                       "start=None, count=None)\n--\n\n"
+                       "start=None, count=None, post_order=False)\n--\n\n"
                        "A verifying reader of a combined encoding, or of an outboard encoding and "
                        "its data (each a bytes-like object or a binary file with seek and "
-                       "readinto), or with start and count of a slice (bao::reader::over_slice); "
+                       "readinto), or with start and count of a slice (bao::reader::over_slice), "
+                       "post_order=True: the outboard in post-order (bao::pre_order_view); "
                        "threads=True: on the default pool as bao::reader::use_pool: "
                        "fastblake.bao.Decoder's and SliceDecoder's engine.")},
     {0, nullptr}};
@@ -554,6 +573,38 @@ struct py_encoder : python_file_io {
   std::optional<output_file> fd_output;
   ref file;
   std::optional<bao::encoder> encoder;
+
+  // The encoder, resumed from the post-order outboard in the output where from is given (its
+  // failures as Python's: DecodeError where outboard, data and hash do not agree).
+  template <class Resume>
+  void start(bao::read_at_function in, bao::write_at_function out, bao::format f,
+             unsigned group_log, const std::optional<Resume>& from) {
+    if (!from) {
+      encoder.emplace(std::move(in), std::move(out), f, group_log);
+      return;
+    }
+    const bao::read_at_function data =
+        from->data.buffer
+            ? bao::read_from(from->data.buffer->bytes())
+            : [this, file = from->data.file.get()](std::uint64_t at, std::span<std::byte> into) {
+                return read_file(file, at, into);
+              };
+    std::optional<bao::errc> reason;
+    std::uint64_t offset = 0;
+    try {
+      encoder.emplace(bao::encoder::resume(std::move(in), std::move(out), from->length, data,
+                                           from->hash, group_log));
+      return;
+    } catch (const bao::error& e) {
+      reason = static_cast<bao::errc>(e.code().value());
+      offset = e.offset();
+    } catch (const python_call_failed&) {
+      raise_kept();
+    } catch (const std::system_error& e) {
+      raise_os_error(e.code(), output_object.get());
+    }
+    raise_decode_error(*reason, offset);
+  }
 
   // f() on the encoder, its failures as Python's: an OSError of the output, a ValueError once
   // it can no longer be used.
@@ -610,13 +661,30 @@ bool can_write_and_read_back(PyObject* file) {
   return true;
 }
 
-constexpr const char* encoder_names[] = {"output", "outboard", "post_order", "group_log"};
+constexpr const char* encoder_names[] = {"output", "outboard", "post_order", "group_log", "resume"};
 constexpr parameters encoder_parameters{"Encoder", encoder_names, 1, 1, 1};
+
+// Encoder's resume=(data, hash): the data a post-order outboard describes (a bytes-like object
+// or a binary file with seek() and readinto(), all of it), and its root hash.
+struct resume_argument {
+  py_reader::source data;
+  std::uint64_t length = 0;
+  blake3::digest hash;
+
+  explicit resume_argument(PyObject* value) {
+    if (PyTuple_Check(value) == 0 || PyTuple_GET_SIZE(value) != 2) {
+      raise(PyExc_TypeError, "resume must be a tuple (data, hash)");
+    }
+    data = source_argument(PyTuple_GET_ITEM(value, 0));
+    hash = hash_argument(PyTuple_GET_ITEM(value, 1));
+    length = size_of(data);
+  }
+};
 
 PyObject* make_encoder(PyObject* type, PyObject* const* args, std::size_t nargsf,
                        PyObject* kwnames) noexcept {
   return guarded([&] {
-    PyObject* v[4];
+    PyObject* v[5];
     parse(encoder_parameters, args, PyVectorcall_NARGS(nargsf), kwnames, v);
     const int outboard = v[1] != nullptr ? PyObject_IsTrue(v[1]) : 0;
     const int post_order = v[2] != nullptr ? PyObject_IsTrue(v[2]) : 0;
@@ -625,6 +693,12 @@ PyObject* make_encoder(PyObject* type, PyObject* const* args, std::size_t nargsf
       raise(PyExc_ValueError, "post_order is for outboards: give outboard=True too");
     }
     const unsigned group_log = group_argument(v[3]);
+    const bool resuming = v[4] != nullptr && v[4] != Py_None;
+    if (resuming && post_order == 0) {
+      raise(PyExc_ValueError, "resume is for post-order outboards: give post_order=True too");
+    }
+    std::optional<resume_argument> from;
+    if (resuming) from.emplace(v[4]);
     const bao::format f = post_order != 0 ? bao::format::post_order_outboard
                           : outboard != 0 ? bao::format::outboard
                                           : bao::format::combined;
@@ -637,18 +711,16 @@ PyObject* make_encoder(PyObject* type, PyObject* const* args, std::size_t nargsf
         raise(PyExc_TypeError, "the output must be seekable and readable: it is read back");
       }
       e.file = ref::borrow(out);
-      e.encoder.emplace(
-          [&e, file = out](std::uint64_t at, std::span<std::byte> into) {
-            return e.read_file(file, at, into);
-          },
-          [&e, file = out](std::uint64_t at, std::span<const std::byte> bytes) {
-            e.write_file(file, at, bytes);
-          },
-          f, group_log);
+      e.start([&e, file = out](std::uint64_t at,
+                               std::span<std::byte> into) { return e.read_file(file, at, into); },
+              [&e, file = out](std::uint64_t at, std::span<const std::byte> bytes) {
+                e.write_file(file, at, bytes);
+              },
+              f, group_log, from);
     } else {
-      e.fd_output.emplace(out, true);
-      e.encoder.emplace(bao::read_from_fd(e.fd_output->fd), bao::write_to_fd(e.fd_output->fd), f,
-                        group_log);
+      e.fd_output.emplace(out, true, resuming);
+      e.start(bao::read_from_fd(e.fd_output->fd), bao::write_to_fd(e.fd_output->fd), f, group_log,
+              from);
     }
     return self.release();
   });
@@ -693,14 +765,18 @@ PyType_Slot encoder_slots[] = {
     {Py_tp_methods, encoder_methods},
     {Py_tp_doc,
      const_cast<char*>(
-         "Encoder(output, /, *, outboard=False, post_order=False, group_log=0)\n--\n\n"
+         "Encoder(output, /, *, outboard=False, post_order=False, group_log=0, resume=None)\n"
+         "--\n\n"
          "An encoder of data of a length not known before its end, as the Rust crate's Encoder: "
          "update() (or write()) with each part, finalize() after the last, which returns the "
          "hash. output is a path (created or truncated), a file descriptor or a file with "
          "fileno() open for reading and writing, or a binary file object with seek(), write() "
          "and readinto() (io.BytesIO): the encoding is written in post-order as the data comes "
          "and moved to pre-order by finalize(), so it is read back. outboard=True writes the "
-         "outboard encoding, post_order=True too bao-tree's post-order outboard (left so).")},
+         "outboard encoding, post_order=True too bao-tree's post-order outboard (left so). "
+         "resume=(data, hash) goes on from the post-order outboard of data (a bytes-like object "
+         "or a binary file) in output (a path is then opened as it is), checked against hash: "
+         "update() takes what was appended to data.")},
     {0, nullptr}};
 
 PyType_Spec encoder_spec{"fastblake.bao.Encoder", sizeof(instance<py_encoder>), 0,

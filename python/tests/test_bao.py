@@ -418,6 +418,56 @@ def test_post_order_outboards(rng):
         bao.pre_order_outboard("text")
 
 
+def test_encoder_resumes_a_post_order_outboard(tmp_path, rng):
+    """Encoder(resume=(data, hash)) goes on from the post-order outboard of data, in a path, a
+    descriptor or io.BytesIO, the data as bytes or a file: the outboard of data and what is
+    appended. Refused where outboard, data and hash disagree."""
+    whole = random_bytes(rng, 9 * 1024 * 1024 + 1025)
+    for group_log, prefix in ((0, 5000), (2, 4 * 1024 * 1024), (4, 6 * 1024 * 1024 + 3)):
+        want, h = bao.encode_post_order_outboard(whole, group_log=group_log)
+        old, old_hash = bao.encode_post_order_outboard(whole[:prefix], group_log=group_log)
+        (tmp_path / "data").write_bytes(whole[:prefix])
+        for kind in ("path", "fd", "bytesio"):
+            (tmp_path / "outboard").write_bytes(old)
+            with open(tmp_path / "data", "rb") as data_file, \
+                    open(tmp_path / "outboard", "r+b") as f:
+                output = {"path": tmp_path / "outboard", "fd": f.fileno(),
+                          "bytesio": io.BytesIO(old)}[kind]
+                data = whole[:prefix] if kind == "fd" else data_file
+                e = bao.Encoder(output, outboard=True, post_order=True, group_log=group_log,
+                                resume=(data, old_hash))
+                assert e.count() == prefix
+                e.update(whole[prefix:])
+                assert e.finalize() == h
+                got = output.getvalue() if kind == "bytesio" else (tmp_path / "outboard").read_bytes()
+                assert got == want
+        # Read back in place, beside the data, as the pre-order outboard it stands for.
+        (tmp_path / "outboard").write_bytes(want)
+        with open(tmp_path / "outboard", "rb") as f:
+            for source in (want, f):
+                with bao.Decoder(h, source, whole, group_log=group_log, post_order=True) as d:
+                    assert d.readall() == whole
+                    assert d.seek(prefix) == prefix and d.read(10) == whole[prefix:prefix + 10]
+        with pytest.raises(bao.DecodeError):
+            bao.Decoder(h, flipped(want, 0), whole, group_log=group_log, post_order=True).readall()
+        with pytest.raises(ValueError):
+            bao.Decoder(h, want, group_log=group_log, post_order=True)
+        (tmp_path / "outboard").write_bytes(old)
+        with pytest.raises(bao.DecodeError):
+            bao.Encoder(tmp_path / "outboard", outboard=True, post_order=True,
+                        group_log=group_log, resume=(whole[:prefix], h))
+        with pytest.raises(ValueError):
+            bao.Encoder(tmp_path / "outboard", outboard=True, post_order=True,
+                        group_log=group_log, resume=(whole[:prefix + 1], old_hash))
+        assert (tmp_path / "outboard").read_bytes() == old
+    with pytest.raises(ValueError):
+        bao.Encoder(io.BytesIO(), outboard=True, resume=(b"", h))
+    with pytest.raises(TypeError):
+        bao.Encoder(io.BytesIO(), outboard=True, post_order=True, resume=b"")
+    with pytest.raises(FileNotFoundError):
+        bao.Encoder(tmp_path / "missing", outboard=True, post_order=True, resume=(b"", h))
+
+
 def test_encoder_errors(tmp_path):
     with pytest.raises(ValueError):
         bao.Encoder(tmp_path / "out", post_order=True)

@@ -116,6 +116,12 @@ CALLS = {
                                                                        os.devnull)),
     "bao Encoder": lambda: fastblake.bao.Encoder(io.BytesIO(), outboard=True).update(DATA),
     "bao Encoder finalized": lambda: _encoded_in_memory(),
+    "bao Encoder resumed": lambda: fastblake.bao.Encoder(
+        io.BytesIO(fastblake.bao.encode_post_order_outboard(DATA)[0]), outboard=True,
+        post_order=True, resume=(DATA, fastblake.blake3(DATA).digest())).update(DATA),
+    "bao Encoder resume refused": fails(lambda: fastblake.bao.Encoder(
+        io.BytesIO(fastblake.bao.encode_post_order_outboard(DATA)[0]), outboard=True,
+        post_order=True, resume=(DATA, fastblake.blake3(KEY).digest()))),
     "bao Encoder refused": fails(lambda: fastblake.bao.Encoder(io.BytesIO()).update("text")),
     "bao post-order": lambda: fastblake.bao.pre_order_outboard(
         fastblake.bao.encode_post_order_outboard(DATA)[0]),

@@ -159,8 +159,10 @@ struct encoder::state {
         piece_len(ib::piece_len_of(g)),
         base(post_order ? 0 : header_size) {}
 
-  // Encodes input bytes [offset, offset + data.size()), a subtree, at the end of the output.
-  ib::cv_bytes encode_subtree(std::span<const std::byte> data, std::uint64_t offset, bool is_root) {
+  // Encodes input bytes [offset, offset + data.size()), a subtree, at the end of the output
+  // (write false: its chaining value only).
+  ib::cv_bytes encode_subtree(std::span<const std::byte> data, std::uint64_t offset, bool is_root,
+                              bool write = true) {
     const std::uint64_t len = data.size();
     scratch.resize(static_cast<std::size_t>(g.subtree_size(len, outboard)));
     thread_pool* threads = pool != nullptr ? pool : ib::automatic_pool(len);
@@ -170,6 +172,7 @@ struct encoder::state {
         ib::encoder(data, g, outboard, scratch.data(), offset, at, threads,
                     threads != nullptr ? ib::piece_for(len, *threads) : 0, post_order)
             .subtree(offset, len, at, is_root);
+    if (!write) return cv;
     if (!scratch.empty()) output(at, scratch);
     written += scratch.size();
     return cv;
@@ -255,6 +258,63 @@ struct encoder::state {
     return blake3::digest(root);
   }
 
+  // Bytes at `at` of what `from` reads, or bao::error (truncated) naming where they end.
+  static void read_exactly(const read_at_function& from, std::uint64_t at,
+                           std::span<std::byte> into) {
+    std::size_t got = 0;
+    while (got < into.size()) {
+      const std::size_t n = std::min(from(at + got, into.subspan(got)), into.size() - got);
+      if (n == 0) ib::fail(errc::truncated, at + got);
+      got += n;
+    }
+  }
+
+  // The state update() would have reached with the content_len bytes that input reads, from
+  // their post-order outboard: each finished subtree's chaining value from its top parent (the
+  // last of its nodes) or, for a lone leaf, from its bytes; the last piece's bytes read again.
+  // Nothing is written: the root these make must first be `hash`.
+  void resume(std::uint64_t content_len, const read_at_function& input,
+              const blake3::digest& hash) {
+    const std::uint64_t tree = g.subtree_size(content_len, true);
+    std::array<std::byte, header_size> length;
+    read_exactly(output_in, tree, length);
+    if (ib::read_header(length.data()) != content_len) {
+      throw std::invalid_argument(
+          "fastblake::bao::encoder: the outboard is of another length than the input given");
+    }
+    // As update() leaves it: a last piece, whole or not, waits in `pending`.
+    const std::uint64_t pending_len = content_len == 0 ? 0 : (content_len - 1) % piece_len + 1;
+    const std::uint64_t pieces = (content_len - pending_len) / piece_len;
+    for (int bit = 63; bit >= 0; --bit) {
+      if ((pieces >> bit & 1) == 0) continue;
+      const std::uint64_t len = piece_len << bit;
+      const std::uint64_t size = g.subtree_size(len, true);
+      ib::cv_bytes cv;
+      if (size == 0) {
+        scratch.resize(static_cast<std::size_t>(len));
+        read_exactly(input, encoded, scratch);
+        cv = ib::leaf_cv(scratch.data(), len, encoded, false);
+      } else {
+        std::array<std::byte, parent_size> parent;
+        read_exactly(output_in, written + size - parent_size, parent);
+        cv = ib::parent_cv(parent.data(), false);
+      }
+      finished.emplace_back(cv, len);
+      encoded += len;
+      written += size;
+    }
+    pending.resize(static_cast<std::size_t>(pending_len));
+    read_exactly(input, encoded, pending);
+    ib::cv_bytes root = encode_subtree(pending, encoded, finished.empty(), false);
+    for (auto it = finished.rbegin(); it != finished.rend(); ++it) {
+      std::array<std::byte, parent_size> parent;
+      std::memcpy(parent.data(), it->first.data(), it->first.size());
+      std::memcpy(parent.data() + it->first.size(), root.data(), root.size());
+      root = ib::parent_cv(parent.data(), it + 1 == finished.rend());
+    }
+    if (!std::equal(root.begin(), root.end(), hash.data())) ib::fail(errc::hash_mismatch, 0);
+  }
+
   void check_usable() const {
     if (ended) {
       throw std::logic_error("fastblake::bao::encoder: used after finalize() or a failure");
@@ -266,6 +326,14 @@ encoder::encoder(read_at_function output_in, write_at_function output, format f,
     : state_(std::make_unique<state>(std::move(output_in), std::move(output), f, group_log)) {
   state_->pending.reserve(static_cast<std::size_t>(
       std::min<std::uint64_t>(state_->piece_len, std::uint64_t{64} << 20)));
+}
+
+encoder encoder::resume(read_at_function output_in, write_at_function output,
+                        std::uint64_t content_len, const read_at_function& input,
+                        const blake3::digest& hash, unsigned group_log) {
+  encoder e(std::move(output_in), std::move(output), format::post_order_outboard, group_log);
+  e.state_->resume(content_len, input, hash);
+  return e;
 }
 
 encoder::encoder(encoder&&) noexcept = default;

@@ -185,6 +185,20 @@ int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao_read_fn tree,
   });
 }
 
+int fastblake_bao_reader_new_post_order(const uint8_t hash[32], fastblake_bao_read_fn outboard,
+                                        void* outboard_context, uint64_t outboard_size,
+                                        fastblake_bao_read_fn data, void* data_context,
+                                        unsigned group_log, fastblake_bao_reader** reader) {
+  if (outboard == nullptr || data == nullptr || group_log > bao::max_group_log) return EINVAL;
+  return fastblake::c_api::guarded([&] {
+    *reader = new fastblake_bao_reader{bao::reader(
+        digest_of(hash),
+        bao::pre_order_view(read_function(outboard, outboard_context), outboard_size, group_log),
+        read_function(data, data_context), group_log)};
+    return 0;
+  });
+}
+
 int fastblake_bao_reader_new_slice(const uint8_t hash[32], fastblake_bao_read_fn slice,
                                    void* slice_context, uint64_t start, uint64_t count,
                                    unsigned group_log, fastblake_bao_reader** reader) {
@@ -299,7 +313,38 @@ int fastblake_bao_encoder_new(fastblake_bao_read_fn read, fastblake_bao_write_fn
   });
 }
 
+int fastblake_bao_encoder_resume(fastblake_bao_read_fn read, fastblake_bao_write_fn write,
+                                 void* context, uint64_t content_len, fastblake_bao_read_fn input,
+                                 void* input_context, const uint8_t hash[32], unsigned group_log,
+                                 fastblake_bao_encoder** encoder, uint64_t* error_offset) {
+  if (read == nullptr || write == nullptr || input == nullptr || group_log > bao::max_group_log) {
+    return EINVAL;
+  }
+  return checked(
+      [&] {
+        *encoder = new fastblake_bao_encoder{bao::encoder::resume(
+            read_function(read, context), write_function(write, context), content_len,
+            read_function(input, input_context), digest_of(hash), group_log)};
+        return 0;
+      },
+      error_offset);
+}
+
 #if FASTBLAKE_C_FILES
+int fastblake_bao_encoder_resume_fd(int outboard_fd, int input_fd, uint64_t content_len,
+                                    const uint8_t hash[32], unsigned group_log,
+                                    fastblake_bao_encoder** encoder, uint64_t* error_offset) {
+  if (group_log > bao::max_group_log) return EINVAL;
+  return checked(
+      [&] {
+        *encoder = new fastblake_bao_encoder{bao::encoder::resume(
+            bao::read_from_fd(outboard_fd), bao::write_to_fd(outboard_fd), content_len,
+            bao::read_from_fd(input_fd), digest_of(hash), group_log)};
+        return 0;
+      },
+      error_offset);
+}
+
 int fastblake_bao_encoder_open(int fd, int format, unsigned group_log,
                                fastblake_bao_encoder** encoder) {
   if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;

@@ -1017,6 +1017,48 @@ static void test_bao_stream(void) {
                                        FASTBLAKE_BAO_COMBINED, 2, converted, outboard_size, &n,
                                        NULL) == EINVAL);
   free(converted);
+  /* The post-order outboard of the input's first 5 MiB + 3, resumed and given the rest: the
+   * whole one; refused against another hash, nothing written. */
+  const size_t prefix = (5u << 20) + 3;
+  struct memory_output resumed = {malloc(want_size[FASTBLAKE_BAO_POST_ORDER_OUTBOARD]), 0, 0};
+  uint8_t prefix_hash[32];
+  resumed.size = (size_t)fastblake_bao_encoded_size(prefix, FASTBLAKE_BAO_POST_ORDER_OUTBOARD, 2);
+  CHECK(fastblake_bao_encode(input, prefix, FASTBLAKE_BAO_POST_ORDER_OUTBOARD, 2, resumed.bytes,
+                             resumed.size, prefix_hash) == 0);
+  struct memory_source before = {input, prefix, 0};
+  fastblake_bao_encoder* more = NULL;
+  CHECK(fastblake_bao_encoder_resume(read_output, write_memory, &resumed, prefix, read_memory,
+                                     &before, hash, 2, &more, &offset) == FASTBLAKE_EBAO_MISMATCH);
+  CHECK(fastblake_bao_encoder_resume(read_output, write_memory, &resumed, prefix + 1, read_memory,
+                                     &before, prefix_hash, 2, &more, NULL) == EINVAL);
+  CHECK(fastblake_bao_encoder_resume(read_output, write_memory, &resumed, prefix, read_memory,
+                                     &before, prefix_hash, 2, &more, NULL) == 0);
+  CHECK(fastblake_bao_encoder_update(more, input + prefix, len - prefix) == 0);
+  CHECK(fastblake_bao_encoder_finalize(more, got_hash) == 0 && memcmp(got_hash, hash, 32) == 0);
+  CHECK(resumed.size == want_size[FASTBLAKE_BAO_POST_ORDER_OUTBOARD] &&
+        memcmp(resumed.bytes, want[FASTBLAKE_BAO_POST_ORDER_OUTBOARD], resumed.size) == 0);
+  fastblake_bao_encoder_free(more);
+  /* Read through a reader of the post-order outboard, beside the input. */
+  struct memory_source post = {resumed.bytes, resumed.size, 0}, all = {input, len, 0};
+  fastblake_bao_reader* reader = NULL;
+  uint8_t* back = malloc(len);
+  size_t total = 0;
+  CHECK(fastblake_bao_reader_new_post_order(hash, read_memory, &post, resumed.size, read_memory,
+                                            &all, 2, &reader) == 0);
+  CHECK(read_all(reader, back, 1u << 20, &total, NULL) == 0);
+  CHECK(total == len && memcmp(back, input, len) == 0);
+  fastblake_bao_reader_free(reader);
+  resumed.bytes[0] ^= 1;
+  CHECK(fastblake_bao_reader_new_post_order(hash, read_memory, &post, resumed.size, read_memory,
+                                            &all, 2, &reader) == 0);
+  CHECK(read_all(reader, back, 1u << 20, &total, NULL) == FASTBLAKE_EBAO_MISMATCH);
+  fastblake_bao_reader_free(reader);
+  CHECK(fastblake_bao_reader_new_post_order(hash, read_memory, &post, resumed.size, NULL, NULL, 2,
+                                            &reader) == EINVAL);
+  free(back);
+  free(resumed.bytes);
+  CHECK(fastblake_bao_encoder_resume(NULL, write_memory, &resumed, 0, read_memory, &before,
+                                     prefix_hash, 2, &more, NULL) == EINVAL);
   /* A write that fails: its errno, then EINVAL. */
   struct memory_output m = {NULL, 0, 1u << 20};
   fastblake_bao_encoder* e = NULL;
@@ -1040,12 +1082,34 @@ static void test_bao_stream(void) {
     fastblake_bao_encoder_free(e);
     fastblake_bao_reader* r = NULL;
     uint8_t* out = malloc(len + 1);
-    size_t total = 0;
+    total = 0;
     CHECK(fastblake_bao_reader_open(got_hash, fd, -1, 0, &r) == 0);
     CHECK(read_all(r, out, 1u << 20, &total, NULL) == 0);
     CHECK(total == len && memcmp(out, input, len) == 0);
     fastblake_bao_reader_free(r);
     free(out);
+    /* A file appended to: its post-order outboard, in a file, resumed through descriptors. */
+    char data_path[] = "/tmp/fastblake-c-bao-data-XXXXXX";
+    const int data_fd = mkstemp(data_path);
+    CHECK(data_fd >= 0 && ftruncate(fd, 0) == 0);
+    if (data_fd >= 0) {
+      CHECK(write(data_fd, input, len) == (ssize_t)len);
+      CHECK(fastblake_bao_encoder_open(fd, FASTBLAKE_BAO_POST_ORDER_OUTBOARD, 2, &e) == 0);
+      CHECK(fastblake_bao_encoder_update(e, input, prefix) == 0);
+      CHECK(fastblake_bao_encoder_finalize(e, got_hash) == 0);
+      fastblake_bao_encoder_free(e);
+      CHECK(fastblake_bao_encoder_resume_fd(fd, data_fd, prefix, got_hash, 2, &e, NULL) == 0);
+      CHECK(fastblake_bao_encoder_update(e, input + prefix, len - prefix) == 0);
+      CHECK(fastblake_bao_encoder_finalize(e, got_hash) == 0 && memcmp(got_hash, hash, 32) == 0);
+      fastblake_bao_encoder_free(e);
+      const size_t size = want_size[FASTBLAKE_BAO_POST_ORDER_OUTBOARD];
+      uint8_t* on_disk = malloc(size + 1);
+      CHECK(pread(fd, on_disk, size + 1, 0) == (ssize_t)size &&
+            memcmp(on_disk, want[FASTBLAKE_BAO_POST_ORDER_OUTBOARD], size) == 0);
+      free(on_disk);
+      close(data_fd);
+      unlink(data_path);
+    }
     close(fd);
     unlink(path);
   }

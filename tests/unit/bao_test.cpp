@@ -1376,6 +1376,82 @@ TEST(BaoStream, APostOrderOutboardIsReadAsAPreOrderOne) {
   }
 }
 
+// An encoder resumed from the post-order outboard of a prefix, given the rest, makes the
+// post-order outboard of the whole, reading a few nodes and at most a piece of the prefix; an
+// outboard, input or hash that do not agree are refused before anything is written.
+TEST(BaoStream, ResumesAPostOrderOutboardOfAPrefix) {
+  random_source rng(test_seed() + 104);
+  const auto random = rng.bytes((13u << 20) + 1025);
+  const std::uint64_t piece = 4u << 20;
+  for (unsigned k : {0u, 2u, 4u, 13u}) {
+    for (std::uint64_t prefix :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1024}, std::uint64_t{5000}, piece - 1,
+          piece, piece + 1, 2 * piece, 3 * piece + 7, rng.below(random.size())}) {
+      const std::uint64_t len =
+          k == 13 || prefix > piece + 1 ? random.size() : prefix + 1 + rng.below(piece + 5000);
+      SCOPED_TRACE("group_log " + std::to_string(k) + ", " + std::to_string(prefix) + " then " +
+                   std::to_string(len));
+      const std::span<const std::byte> before(random.data(), prefix), whole(random.data(), len);
+      const bao::encoding want = bao::encode_post_order_outboard(whole, k);
+      memory_output out;
+      const bao::encoding old = bao::encode_post_order_outboard(before, k);
+      out.bytes = old.bytes;
+      std::uint64_t input_read = 0;
+      const bao::read_at_function input = [&](std::uint64_t at, std::span<std::byte> to) {
+        const std::size_t n = bao::read_from(before)(at, to);
+        input_read += n;
+        return n;
+      };
+      bao::encoder e = bao::encoder::resume(out.reader(), out.writer(), prefix, input, old.hash, k);
+      EXPECT_EQ(e.count(), prefix);
+      EXPECT_EQ(out.written, 0u);
+      EXPECT_LE(out.read, 64 * bao::parent_size + bao::header_size);
+      // (Where a piece is one group, a finished piece alone is a leaf, read again too.)
+      EXPECT_LE(input_read, 2 * std::max<std::uint64_t>(piece, std::uint64_t{1024} << k));
+      for (std::uint64_t done = prefix; done < len;) {
+        const std::uint64_t n = std::min<std::uint64_t>(len - done, 1 + rng.below(3u << 20));
+        e.update(whole.subspan(done, n));
+        done += n;
+      }
+      EXPECT_EQ(e.finalize(), want.hash);
+      EXPECT_EQ(out.bytes, want.bytes);
+      if (prefix == 0) continue;
+      // Refused, nothing written: another hash, the input's last piece (what is read again)
+      // changed, the top node of the largest finished subtree corrupted, the wrong length, an
+      // input cut short.
+      const std::uint64_t piece_len = std::max(piece, std::uint64_t{1024} << k);
+      const std::uint64_t last_piece = (prefix - 1) % piece_len + 1;
+      const std::uint64_t pieces = (prefix - last_piece) / piece_len;
+      byte_vector changed(before.begin(), before.end());
+      changed[prefix - 1 - rng.below(last_piece)] ^= std::byte{1};
+      const auto refused = [&](const byte_vector& outboard, std::uint64_t content_len,
+                               std::span<const std::byte> from, const b3::digest& hash) {
+        memory_output o;
+        o.bytes = outboard;
+        try {
+          bao::encoder::resume(o.reader(), o.writer(), content_len, bao::read_from(from), hash, k);
+        } catch (const bao::error& error) {
+          EXPECT_EQ(o.written, 0u);
+          return std::string(error.code() == bao::errc::hash_mismatch ? "mismatch" : "truncated");
+        } catch (const std::invalid_argument&) {
+          EXPECT_EQ(o.written, 0u);
+          return std::string("length");
+        }
+        return std::string("accepted");
+      };
+      EXPECT_EQ(refused(old.bytes, prefix, before, b3::hash(changed)), "mismatch");
+      EXPECT_EQ(refused(old.bytes, prefix, changed, old.hash), "mismatch");
+      if (pieces > 0 && piece_len > (std::uint64_t{1024} << k)) {
+        const std::uint64_t top = (std::bit_floor(pieces) * piece_len >> (10 + k)) - 1;
+        EXPECT_EQ(refused(flipped(old.bytes, top * bao::parent_size - 1), prefix, before, old.hash),
+                  "mismatch");
+      }
+      EXPECT_EQ(refused(old.bytes, prefix - 1, before, old.hash), "length");
+      EXPECT_EQ(refused(old.bytes, prefix, before.first(prefix - 1), old.hash), "truncated");
+    }
+  }
+}
+
 TEST(BaoStream, FailuresLeaveTheEncoderUnusable) {
   const byte_vector input = bao_input(9u << 20);
   EXPECT_THROW(bao::encoder(
