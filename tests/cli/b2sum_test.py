@@ -763,6 +763,39 @@ with tempfile.TemporaryDirectory() as d:
                 status, verdicts, err = run_ours(["-c"] + names_algo + ["roundtrip.sums"])
                 check(f"-a {algo} {' '.join(extra)}: checks back as OK",
                       (status, err, verdicts.count(b": OK\n")), (0, b"", len(roundtrip_names)))
+        # --files0-from: the names from a NUL-separated list, as given as operands: the same
+        # output, messages and status, options, -j and -c alike; across the list's blocks of
+        # 65,536 names; its own errors as GNU du and wc give them.
+        listed = roundtrip_names + ["missing"]
+        write("names.list", b"\0".join(os.fsencode(n) for n in listed) + b"\0")
+        for extra in ([], ["--tag"], ["-l", "128"], ["-z"], ["-a", "blake2sp"], ["-j", "3"]):
+            check(f"--files0-from {' '.join(extra)}",
+                  run_ours(extra + ["--files0-from=names.list"]), run_ours(extra + listed))
+        check("--files0-from - (no NUL after the last name)",
+              run_ours(["--files0-from", "-"], stdin=b"\0".join(os.fsencode(n) for n in listed)),
+              run_ours(listed))
+        write("sums.list", b"sums.plain\0sums.tag256\0missing\0")
+        for extra in ([], ["-j", "3"], ["--quiet"]):
+            check(f"-c --files0-from {' '.join(extra)}",
+                  run_ours(["-c"] + extra + ["--files0-from", "sums.list"]),
+                  run_ours(["-c"] + extra + ["sums.plain", "sums.tag256", "missing"]))
+        many_names = ["abc"] * 65535 + [""] + ["empty"] * 3 + ["-"]
+        write("many.list", b"\0".join(os.fsencode(n) for n in many_names))
+        for extra in ([], ["-j", "2"]):
+            status, out, err = run_ours(extra + ["--files0-from", "many.list"])
+            check(f"{' '.join(extra)} --files0-from: a list of 65,540 names",
+                  (status, out, err),
+                  (1, (b2(ABC_DATA) + b"  abc\n") * 65535 + (b2(b"") + b"  empty\n") * 3
+                   + b2(b"") + b"  -\n", b"b2sum: many.list:65536: invalid zero-length file name\n"))
+        expect("--files0-from - naming -", ["--files0-from=-"], 1, b2(ABC_DATA) + b"  abc\n",
+               b"b2sum: -:2: when reading file names from standard input, no file name of '-' "
+               b"allowed\n", stdin=b"abc\0-\0")
+        expect("--files0-from of a missing list", ["--files0-from=nope"], 1, b"",
+               b"b2sum: cannot open " + Q(b"nope") + b" for reading: No such file or directory\n")
+        expect("--files0-from with an operand", ["--files0-from=names.list", "abc"], 1, b"",
+               b"b2sum: extra operand " + Q(b"abc") + b"\nfile operands cannot be combined with "
+               b"--files0-from\nTry 'b2sum --help' for more information.\n")
+        expect("--files0-from of an empty list", ["--files0-from=/dev/null"], 0, b"")
         # Tags of the other algorithms name them; a BLAKE2b digest under BLAKE2bp's tag still
         # passes, as GNU reads that tag as BLAKE2b.
         for tag, fn in (("BLAKE2s", b2s), ("BLAKE2bp", b2bp), ("BLAKE2sp", b2sp), ("BLAKE2bp", b2)):

@@ -101,9 +101,9 @@ def check(name, got, want):
         failures.append(report)
 
 
-def compare(name, ranks, args, stdin, cwd, piece, reference):
+def compare(name, ranks, args, stdin, cwd, piece, reference, reference_args):
     env = {"FASTBLAKE_MPI_PIECE_SIZE": str(piece)} if piece else None
-    want = reference_run([reference or OFFICIAL] + args, stdin, cwd)
+    want = reference_run([reference or OFFICIAL] + (reference_args or args), stdin, cwd)
     check(f"{name} on {ranks} ranks", mpi(ranks, args, stdin, env, cwd), want)
 
 
@@ -113,8 +113,11 @@ jobs = ThreadPoolExecutor(max_workers=2)
 queued = []
 
 
-def same(name, ranks, args, stdin=b"", cwd=None, piece=None, reference=None):
-    queued.append(jobs.submit(compare, name, ranks, args, stdin, cwd, piece, reference))
+def same(name, ranks, args, stdin=b"", cwd=None, piece=None, reference=None,
+         reference_args=None):
+    """Ours with args against the reference with reference_args (or the same args)."""
+    queued.append(jobs.submit(compare, name, ranks, args, stdin, cwd, piece, reference,
+                              reference_args))
 
 
 def settle():
@@ -195,6 +198,23 @@ with tempfile.TemporaryDirectory() as d:
         many.append(name)
     for ranks in (4, 8):
         same("300 files", ranks, many, b"", d, piece)
+    # The same names from a list (--files0-from), spread over the job as the arguments are: the
+    # official b3sum's output for them as arguments, a missing file and a directory among them;
+    # the list from standard input; check files from a list.
+    listed = many + with_missing
+    with open(os.path.join(d, "names.list"), "wb") as f:
+        f.write(b"\0".join(os.fsencode(n) for n in listed) + b"\0")
+    with open(os.path.join(d, "sums.list"), "wb") as f:
+        f.write(b"sums\0nosuchsums\0sums\0")
+    for ranks in (1, 3, 4):
+        same("--files0-from", ranks, ["--files0-from=names.list"], b"", d, piece,
+             reference_args=listed)
+        same("--keyed --files0-from", ranks, ["--keyed", "--files0-from", "names.list"], key, d,
+             piece, reference_args=["--keyed"] + listed)
+        same("--files0-from -", ranks, ["--files0-from", "-"],
+             b"\0".join(os.fsencode(n) for n in names), d, piece, reference_args=names)
+        same("-c --files0-from", ranks, ["-c", "--files0-from=sums.list"], b"", d, piece,
+             OUR_B3SUM, reference_args=["-c", "sums", "nosuchsums", "sums"])
     settle()
 
     # A sparse file past 4 GiB, in the default pieces of 256 MiB.

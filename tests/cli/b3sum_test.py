@@ -395,6 +395,46 @@ with tempfile.TemporaryDirectory() as d:
         check(f"{' '.join(extra)}: checks back", (status, err, verdicts.count(b": OK\n")),
               (0, b"", len(roundtrip)))
 
+    # --files0-from: the names from a NUL-separated list, as given as arguments: the same output,
+    # messages and status, with options, -j, -r and -c; across the list's blocks of 65,536
+    # names; its own errors.
+    listed = roundtrip + ["missing", "tree"]
+    write("names.list", b"\0".join(os.fsencode(n) for n in listed) + b"\0")
+    for extra in ([], ["--tag"], ["-l", "7"], ["--no-names"], ["-z"], ["-j", "3"], ["--no-mmap"],
+                  ["-r"], ["--derive-key", "ctx"]):
+        check(f"--files0-from {' '.join(extra)}",
+              run(OURS, extra + ["--files0-from=names.list"], cwd=d),
+              run(OURS, extra + listed, cwd=d))
+    check("--keyed --files0-from", run(OURS, ["--keyed", "--files0-from", "names.list"],
+                                       stdin=bytes(range(32)), cwd=d),
+          run(OURS, ["--keyed"] + listed, stdin=bytes(range(32)), cwd=d))
+    check("--files0-from - (no NUL after the last name)",
+          run(OURS, ["--files0-from", "-"], stdin=b"\0".join(os.fsencode(n) for n in listed),
+              cwd=d),
+          run(OURS, listed, cwd=d))
+    write("sums.list", b"roundtrip.sums\0missing\0roundtrip.sums\0")
+    check("-c --files0-from", run(OURS, ["-c", "--files0-from", "sums.list"], cwd=d),
+          run(OURS, ["-c", "roundtrip.sums", "missing", "roundtrip.sums"], cwd=d))
+    many_names = ["abc"] * 65535 + [""] + ["empty"] * 3
+    write("many.list", b"\0".join(os.fsencode(n) for n in many_names))
+    for extra in ([], ["-j", "2"]):
+        check(f"{' '.join(extra)} --files0-from: a list of 65,539 names",
+              run(OURS, extra + ["--files0-from", "many.list"], cwd=d),
+              (1, (ABC + b"  abc\n") * 65535 + (EMPTY + b"  empty\n") * 3,
+               b"b3sum: many.list:65536: invalid zero-length file name\n"))
+    expect("--files0-from - naming -", ["--files0-from=-"], 1, ABC + b"  abc\n",
+           b"b3sum: -:2: when reading file names from standard input, no file name of '-' "
+           b"allowed\n", stdin=b"abc\0-\0", cwd=d)
+    expect("--files0-from of a missing list", ["--files0-from=nope"], 1, b"",
+           b"Error: cannot open 'nope' for reading: No such file or directory (os error 2)\n",
+           cwd=d)
+    expect("--files0-from of an empty list", ["--files0-from=/dev/null"], 0, b"", cwd=d)
+    for args in (["--files0-from=names.list", "abc"], ["--keyed", "--files0-from=-"],
+                 ["--files0-from=a", "--files0-from=b"]):
+        status, out, err = run(OURS, args, cwd=d)
+        check(" ".join(args), (status, out, err.startswith(b"error: the argument '")),
+              (2, b"", True))
+
     # --progress in a pseudo-terminal: a bar, redrawn, and a clean line left behind.
     slow = os.path.join(d, "slow")
     with open(slow, "wb") as f:

@@ -35,6 +35,7 @@
 #include "../common/batches.hpp"
 #include "../common/check.hpp"
 #include "../common/escape.hpp"
+#include "../common/file_list.hpp"
 #include "../common/io.hpp"
 #include "../common/run.hpp"
 #include "../common/threads.hpp"
@@ -307,6 +308,7 @@ struct command {
   std::size_t jobs = 1;
   std::size_t leaf_threads = 0;
   std::vector<std::string> files;
+  const char* files0_from = nullptr;  // the list of FILEs, in place of the operands
 };
 
 // As GNU parses and checks it: a usage error or --help and --version end the run here.
@@ -319,7 +321,8 @@ command parse_command_line(int argc, char** argv) {
     strict_option,
     help_option,
     version_option,
-    num_threads_option
+    num_threads_option,
+    files0_from_option
   };
   // GNU's order (it decides how ambiguous abbreviations are listed), then ours.
   static const struct option long_options[] = {
@@ -339,6 +342,7 @@ command parse_command_line(int argc, char** argv) {
       {"algorithm", required_argument, nullptr, 'a'},
       {"jobs", required_argument, nullptr, 'j'},
       {"num-threads", required_argument, nullptr, num_threads_option},
+      {"files0-from", required_argument, nullptr, files0_from_option},
       {nullptr, 0, nullptr, 0},
   };
   command c;
@@ -423,6 +427,9 @@ command parse_command_line(int argc, char** argv) {
         c.leaf_threads = *n;
         break;
       }
+      case files0_from_option:
+        c.files0_from = optarg;
+        break;
       case help_option:
         print_help();
         tools::finish(finish_output(EXIT_SUCCESS));
@@ -473,7 +480,13 @@ command parse_command_line(int argc, char** argv) {
   }
   s.binary = binary == 1;
   c.files.assign(argv + optind, argv + argc);
-  if (c.files.empty()) c.files.emplace_back("-");
+  // As GNU du and wc refuse them.
+  if (c.files0_from != nullptr && !c.files.empty()) {
+    message("extra operand " + quote(c.files[0]));
+    to_stderr("file operands cannot be combined with --files0-from\n");
+    usage_error("");
+  }
+  if (c.files.empty() && c.files0_from == nullptr) c.files.emplace_back("-");
   return c;
 }
 
@@ -483,7 +496,32 @@ int run_unguarded(int argc, char** argv) {
   utf8_locale = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
   command c = parse_command_line(argc, argv);
   settings& s = c.s;
-  const std::vector<std::string>& files = c.files;
+  // The FILEs: the operands, or --files0-from's list, read a block at a time.
+  std::vector<std::string> files = std::move(c.files);
+  std::vector<std::string> problems;  // beside files: a bad entry's message, in its place
+  std::optional<tools::file_list> list;
+  if (c.files0_from != nullptr) {
+    list.emplace(c.files0_from);
+    if (list->open_error() != 0) {
+      fatal("cannot open " + quote(c.files0_from) +
+            " for reading: " + std::strerror(list->open_error()));
+    }
+    // With GNU's program, standard input then holds the names, not a file.
+    if (std::strcmp(c.files0_from, "-") == 0) stdin_used = true;
+  }
+  const auto next_block = [&] {
+    files.clear();
+    problems.clear();
+    std::vector<tools::file_list::entry> block;
+    if (!list || !list->next(block, std::size_t{1} << 16)) return false;
+    for (tools::file_list::entry& e : block) {
+      files.push_back(std::move(e.name));
+      problems.push_back(std::move(e.problem));
+    }
+    return true;
+  };
+  if (list) next_block();
+  problems.resize(files.size());
 
   // A thread to read ahead while one hashes; more when -j or --num-threads asks, up to what
   // pays (tools::usable_threads).
@@ -506,26 +544,45 @@ int run_unguarded(int argc, char** argv) {
       print_sum(s, name, r.hex);
     }
   };
-  if (c.check) {
-    for (const std::string& list : files) ok = check_file(list, s, c.o) && ok;
-  } else if (jobs > 1) {
-    // Batches of files hashed at once by hash_files, printed in order; standard input on its
-    // own.
-    const b2::hasher prototype(s.algo, s.bytes);
-    tools::in_ordered_batches(
-        files.size(), 64 * jobs, [&](std::size_t i) { return files[i] == "-"; },
-        [&](std::size_t i) { report(files[i], hash_named(files[i], s)); },
-        [&](std::size_t first, std::size_t last) {
-          const std::vector<std::filesystem::path> batch(files.begin() + first,
-                                                         files.begin() + last);
-          const auto results = b2::hash_files(batch, prototype, s.file);
-          for (std::size_t k = 0; k < results.size(); ++k) {
-            report(files[first + k], results[k].error ? result{"", errno_of(results[k].error)}
-                                                      : result{results[k].digest.to_hex(), 0});
-          }
-        });
-  } else {
-    for (const std::string& name : files) report(name, hash_named(name, s));
+  // A bad entry of the list: GNU's "LIST:N: why", in its place.
+  const auto bad_entry = [&](std::size_t i) {
+    if (problems[i].empty()) return false;
+    const std::size_t colon = files[i].rfind(':');
+    message(quotef(files[i].substr(0, colon)) + files[i].substr(colon) + ": " + problems[i]);
+    ok = false;
+    return true;
+  };
+  const auto hash_alone = [&](std::size_t i) {
+    if (!bad_entry(i)) report(files[i], hash_named(files[i], s));
+  };
+  const b2::hasher prototype(s.algo, s.bytes);
+  do {
+    if (c.check) {
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        if (!bad_entry(i)) ok = check_file(files[i], s, c.o) && ok;
+      }
+    } else if (jobs > 1) {
+      // Batches of files hashed at once by hash_files, printed in order; standard input on its
+      // own.
+      tools::in_ordered_batches(
+          files.size(), 64 * jobs,
+          [&](std::size_t i) { return files[i] == "-" || !problems[i].empty(); }, hash_alone,
+          [&](std::size_t first, std::size_t last) {
+            const std::vector<std::filesystem::path> batch(files.begin() + first,
+                                                           files.begin() + last);
+            const auto results = b2::hash_files(batch, prototype, s.file);
+            for (std::size_t k = 0; k < results.size(); ++k) {
+              report(files[first + k], results[k].error ? result{"", errno_of(results[k].error)}
+                                                        : result{results[k].digest.to_hex(), 0});
+            }
+          });
+    } else {
+      for (std::size_t i = 0; i < files.size(); ++i) hash_alone(i);
+    }
+  } while (next_block());
+  if (list && list->read_error() != 0) {
+    message(quotef(c.files0_from) + ": read error: " + std::strerror(list->read_error()));
+    ok = false;
   }
   return finish_output(ok ? EXIT_SUCCESS : EXIT_FAILURE);
 }

@@ -195,6 +195,8 @@ void print_help() {
             "  -j, --jobs=N          hash up to N files at once, printing in argument order\n"
             "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
             "                          the blake2 algorithm and must be a multiple of 8\n"
+            "      --files0-from=F   read the names of the FILEs from F, each ended by a NUL;\n"
+            "                          with F -, from standard input\n"
             "      --num-threads=N   threads for the leaves of blake2bp and blake2sp\n"
             "      --tag             create a BSD-style checksum\n"
             "  -t, --text            read in text mode (default)\n"

@@ -30,6 +30,7 @@
 
 #include "../common/batches.hpp"
 #include "../common/check.hpp"
+#include "../common/file_list.hpp"
 #include "../common/io.hpp"
 #include "../common/progress.hpp"
 #include "../common/run.hpp"
@@ -379,17 +380,32 @@ std::unique_ptr<fastblake::thread_pool> make_pool(std::uint64_t threads) {
   }
 }
 
-// The inputs the FILE arguments name: with --recursive, the files under directories.
-std::vector<tools::walked> inputs(const options& o) {
-  std::vector<tools::walked> found;
-  for (const std::string& name : o.files) {
-    if (o.recursive) {
-      tools::walk(name, o.dereference, found);
+// The inputs names stand for: with --recursive, the files under directories.
+void add_inputs(const options& o, const std::string& name, std::vector<tools::walked>& found) {
+  if (o.recursive) {
+    tools::walk(name, o.dereference, found);
+  } else {
+    found.push_back({name, 0});
+  }
+}
+
+// Names of --files0-from's list taken a block at a time: as many as a distributor's batches
+// spread well, few enough that a list of millions is never held whole.
+constexpr std::size_t list_block = 1u << 16;
+
+// The inputs of the next block of the list, each bad entry in its place; false at its end.
+bool next_inputs(const options& o, tools::file_list& list, std::vector<tools::walked>& found) {
+  found.clear();
+  std::vector<tools::file_list::entry> block;
+  if (!list.next(block, list_block)) return false;
+  for (tools::file_list::entry& e : block) {
+    if (e.problem.empty()) {
+      add_inputs(o, e.name, found);
     } else {
-      found.push_back({name, 0});
+      found.push_back({std::move(e.name), EINVAL, std::move(e.problem)});
     }
   }
-  return found;
+  return true;
 }
 
 std::uint64_t total_size(const std::vector<tools::walked>& files) {
@@ -433,24 +449,61 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
     ctx.spec.context = *o.derive_key;
   }
   ctx.mode = b3::hasher(ctx.spec.to_mode());
-  const std::vector<tools::walked> files = inputs(o);
+  // The inputs: the FILE arguments, or the list's first block (a block at a time after it).
+  std::vector<tools::walked> files;
+  std::optional<tools::file_list> list;
+  if (o.files0_from) {
+    list.emplace(*o.files0_from);
+    if (list->open_error() != 0) {
+      fatal("cannot open '" + lossy_utf8(*o.files0_from) + "' for reading: " +
+            os_error(std::error_code(list->open_error(), std::generic_category())));
+    }
+    next_inputs(o, *list, files);
+  } else {
+    for (const std::string& name : o.files) add_inputs(o, name, files);
+  }
+  const auto next_block = [&] { return list && next_inputs(o, *list, files); };
   if (o.raw && files.size() > 1) fatal("Only one filename can be provided when using --raw");
   // Under mpirun, standard error is always a pipe: whether it ends at a terminal is unknown, so a
   // distributed run draws when asked.
   if (o.progress && (ctx.elsewhere != nullptr || ::isatty(STDERR_FILENO) != 0)) {
     // When checking, the files to hash are in the check files: no total to show.
+    // (Nor where the inputs come in blocks of a list.)
+    const bool totals = !o.check && !list;
     ctx.progress = std::make_unique<tools::progress_display>(
-        STDERR_FILENO, o.check ? 0 : total_size(files), o.check ? 1 : files.size());
+        STDERR_FILENO, totals ? total_size(files) : 0, totals ? files.size() : 1);
     attach_progress(ctx, ctx.elsewhere != nullptr || (!o.check && jobs > 1));
   }
   // --seek applies when checking too, as in the official (check_verdict).
   if (o.seek) ctx.seek = *parse_number(*o.seek);
   bool any_failed = false;
+  // A bad entry of the list, in its place among the outputs.
+  const auto report_problem = [&](const tools::walked& f) {
+    if (ctx.progress) ctx.progress->clear();
+    out.flush();
+    check_output();
+    to_stderr("b3sum: " + lossy_utf8(f.path) + ": " + f.problem + "\n");
+    any_failed = true;
+  };
+  // A list that could not be read to its end fails the run, after what it named.
+  const auto list_read_through = [&] {
+    if (!list || list->read_error() == 0) return;
+    report_problem(
+        {*o.files0_from, 0,
+         "read error: " + os_error(std::error_code(list->read_error(), std::generic_category()))});
+  };
   if (o.check) {
     tools::check_counts counts;
-    for (const tools::walked& f : files) {
-      if (!check_file(ctx, f.path, counts)) any_failed = true;
-    }
+    do {
+      for (const tools::walked& f : files) {
+        if (!f.problem.empty()) {
+          report_problem(f);
+        } else if (!check_file(ctx, f.path, counts)) {
+          any_failed = true;
+        }
+      }
+    } while (next_block());
+    list_read_through();
     out.flush();
     check_output();
     // The official's one summary (1.4 and later), after everything: every line that failed,
@@ -484,6 +537,7 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
     report(name, r, error);
   };
   const auto walk_error = [&](const tools::walked& f) {
+    if (!f.problem.empty()) return report_problem(f);
     report(f.path, std::nullopt, os_error(std::error_code(f.error, std::generic_category())));
   };
   const auto is_alone = [&](std::size_t i) { return files[i].path == "-" || files[i].error != 0; };
@@ -494,47 +548,50 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
       hash_one(files[i].path);
     }
   };
-  if (ctx.elsewhere != nullptr) {
-    tools::in_ordered_batches(
-        files.size(), distributed_batch, is_alone, hash_alone,
-        [&](std::size_t first, std::size_t last) {
-          std::vector<std::string> batch;
-          for (std::size_t k = first; k < last; ++k) batch.push_back(files[k].path);
-          ctx.elsewhere->hash(batch, ctx.spec, ctx.file.pool, ctx.file.strategy,
-                              progress_callback(ctx), [&](std::size_t k, b3::file_result&& r) {
-                                if (ctx.progress) ctx.progress->finish();
-                                if (r.error) {
-                                  report(batch[k], std::nullopt, os_error(r.error));
-                                } else {
-                                  report(batch[k], r.output, "");
-                                }
-                              });
-        });
-  } else if (jobs > 1) {
-    // Files in batches hashed at once by hash_files on a pool of `jobs` threads (unless
-    // --num-threads chose one); standard input on its own, in order.
-    std::unique_ptr<fastblake::thread_pool> job_pool;
-    if (!pool) {
-      job_pool = make_pool(jobs);
-      ctx.file.pool = job_pool.get();
-    }
-    tools::in_ordered_batches(
-        files.size(), 512 * jobs, is_alone, hash_alone, [&](std::size_t first, std::size_t last) {
-          std::vector<fs::path> batch;
-          for (std::size_t k = first; k < last; ++k) batch.emplace_back(files[k].path);
-          const auto results = b3::hash_files(batch, ctx.mode, ctx.file);
-          for (std::size_t k = 0; k < results.size(); ++k) {
-            if (ctx.progress) ctx.progress->finish();
-            if (results[k].error) {
-              report(files[first + k].path, std::nullopt, os_error(results[k].error));
-            } else {
-              report(files[first + k].path, results[k].output, "");
-            }
-          }
-        });
-  } else {
-    for (std::size_t i = 0; i < files.size(); ++i) hash_alone(i);
+  // -j: files in batches hashed at once by hash_files on a pool of `jobs` threads (unless
+  // --num-threads chose one); standard input on its own, in order.
+  std::unique_ptr<fastblake::thread_pool> job_pool;
+  if (ctx.elsewhere == nullptr && jobs > 1 && !pool) {
+    job_pool = make_pool(jobs);
+    ctx.file.pool = job_pool.get();
   }
+  do {
+    if (ctx.elsewhere != nullptr) {
+      tools::in_ordered_batches(
+          files.size(), distributed_batch, is_alone, hash_alone,
+          [&](std::size_t first, std::size_t last) {
+            std::vector<std::string> batch;
+            for (std::size_t k = first; k < last; ++k) batch.push_back(files[k].path);
+            ctx.elsewhere->hash(batch, ctx.spec, ctx.file.pool, ctx.file.strategy,
+                                progress_callback(ctx), [&](std::size_t k, b3::file_result&& r) {
+                                  if (ctx.progress) ctx.progress->finish();
+                                  if (r.error) {
+                                    report(batch[k], std::nullopt, os_error(r.error));
+                                  } else {
+                                    report(batch[k], r.output, "");
+                                  }
+                                });
+          });
+    } else if (jobs > 1) {
+      tools::in_ordered_batches(
+          files.size(), 512 * jobs, is_alone, hash_alone, [&](std::size_t first, std::size_t last) {
+            std::vector<fs::path> batch;
+            for (std::size_t k = first; k < last; ++k) batch.emplace_back(files[k].path);
+            const auto results = b3::hash_files(batch, ctx.mode, ctx.file);
+            for (std::size_t k = 0; k < results.size(); ++k) {
+              if (ctx.progress) ctx.progress->finish();
+              if (results[k].error) {
+                report(files[first + k].path, std::nullopt, os_error(results[k].error));
+              } else {
+                report(files[first + k].path, results[k].output, "");
+              }
+            }
+          });
+    } else {
+      for (std::size_t i = 0; i < files.size(); ++i) hash_alone(i);
+    }
+  } while (next_block());
+  list_read_through();
   if (ctx.progress) ctx.progress->clear();
   out.flush();
   check_output();

@@ -36,6 +36,7 @@ struct options {
   bool recursive = false;
   bool dereference = false;
   bool progress = false;
+  std::optional<std::string> files0_from;  // the list of inputs, in place of `files`
 };
 
 /// Standard output, written whole lines at a time.

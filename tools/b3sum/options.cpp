@@ -47,17 +47,16 @@ constexpr std::string_view options_text =
     "  -L, --dereference           With --recursive, follow symbolic links\n"
     "  -j, --jobs <N>              Hash up to N files at once, printing in argument order\n"
     "      --progress              Show a progress bar on stderr, if it is a terminal\n"
+    "      --files0-from <F>       Read the names of the inputs from F, each ended by a NUL;\n"
+    "                              with F -, from standard input\n"
     "  -h, --help                  Print help\n"
     "  -V, --version               Print version\n";
 
 // The options as clap names them in messages and usage lines, by their long names.
 std::string shown_arg(std::string_view name) {
   static constexpr std::pair<std::string_view, std::string_view> with_values[] = {
-      {"--derive-key", " <CONTEXT>"},
-      {"--length", " <LEN>"},
-      {"--seek", " <SEEK>"},
-      {"--num-threads", " <NUM>"},
-      {"--jobs", " <N>"}};
+      {"--derive-key", " <CONTEXT>"}, {"--length", " <LEN>"}, {"--seek", " <SEEK>"},
+      {"--num-threads", " <NUM>"},    {"--jobs", " <N>"},     {"--files0-from", " <F>"}};
   for (const auto& [option, value] : with_values) {
     if (name == option) return std::string(name) + std::string(value);
   }
@@ -174,7 +173,16 @@ struct reading {
       clap_error("the following required arguments were not provided:\n  --check",
                  usage_of(shown, false));
     }
-    if (o.keyed && o.files.empty()) {
+    if (o.files0_from && !o.files.empty()) {
+      clap_error("the argument '--files0-from <F>' cannot be used with '[FILE]...'",
+                 usage_of(given, false));
+    }
+    // Both would read standard input.
+    if (o.keyed && o.files0_from == "-") {
+      clap_error("the argument '--keyed' cannot be used with '--files0-from -'",
+                 usage_of(given, false));
+    }
+    if (o.keyed && o.files.empty() && !o.files0_from) {
       clap_error("the following required arguments were not provided:\n  <FILE>...",
                  usage_of(given, true));
     }
@@ -215,11 +223,11 @@ options parse(int argc, char** argv) {
       "--jobs",           "--no-mmap",    "--no-names",  "--raw",         "--tag",
       "--check",          "--quiet",      "--status",    "--warn",        "--strict",
       "--ignore-missing", "--zero",       "--recursive", "--dereference", "--progress",
-      "--help",           "--version"};
+      "--files0-from",    "--help",       "--version"};
   // The official's options, which clap refuses to see twice.
   static constexpr std::string_view once[] = {
       "--keyed",    "--derive-key", "--length", "--seek",  "--num-threads", "--no-mmap",
-      "--no-names", "--raw",        "--tag",    "--check", "--quiet"};
+      "--no-names", "--raw",        "--tag",    "--check", "--quiet",       "--files0-from"};
   options o;
   std::vector<std::string> given;
   const reading read{o, given};
@@ -378,6 +386,8 @@ options parse(int argc, char** argv) {
       flag(o.dereference);
     } else if (name == "--progress") {
       flag(o.progress);
+    } else if (name == "--files0-from") {
+      o.files0_from = value();
     } else if (name == "--help") {
       out.write(std::string(tool->help_head) + "\n" + std::string(options_text) +
                 std::string(tool->help_tail));
@@ -395,7 +405,7 @@ options parse(int argc, char** argv) {
   }
   read.refuse_conflicts();
   read.require_what_options_need();
-  if (o.files.empty()) o.files.emplace_back("-");
+  if (o.files.empty() && !o.files0_from) o.files.emplace_back("-");
   if (o.zero) out.set_line_end('\0');
   return o;
 }

@@ -85,7 +85,7 @@ bool line_reader::next(std::string& line) {
   last_too_long_ = false;
   bool skipping = false;  // through a line longer than max_line
   for (;;) {
-    const std::size_t newline = buffer_.find('\n', start_);
+    const std::size_t newline = buffer_.find(end_, start_);
     if (newline != std::string::npos) {
       if (!skipping) line.assign(buffer_, start_, newline + 1 - start_);
       start_ = newline + 1;

@@ -75,10 +75,11 @@ class line_reader {
   static constexpr std::size_t default_max_line = 1u << 20;
   static constexpr std::uint64_t max_skipped = std::uint64_t{1} << 30;
 
-  explicit line_reader(int fd, std::size_t max_line = default_max_line)
-      : fd_(fd), max_line_(max_line) {}
+  /// end: what ends a line ('\0' for a list of names, as --files0-from reads).
+  explicit line_reader(int fd, std::size_t max_line = default_max_line, char end = '\n')
+      : fd_(fd), max_line_(max_line), end_(end) {}
 
-  /// The next line, with its '\n' if it has one (the last may not). False at the end, on an
+  /// The next line, with its end ('\n') if it has one (the last may not). False at the end, on an
   /// error (error() is then set), or in a line that does not end (endless()).
   bool next(std::string& line);
   int error() const { return error_; }
@@ -88,6 +89,7 @@ class line_reader {
  private:
   int fd_;
   std::size_t max_line_;
+  char end_;
   int error_ = 0;
   bool at_end_ = false;
   bool last_too_long_ = false;

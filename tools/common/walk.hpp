@@ -10,6 +10,9 @@ namespace tools {
 struct walked {
   std::string path;
   int error = 0;  // errno for a directory that could not be listed, or ELOOP for a cycle
+  // Where set, no input: what to report in place of the error's message (a bad entry of
+  // --files0-from's list, whose place is the path).
+  std::string problem = {};
 };
 
 /// Appends what `root` stands for to `out`: root itself if it is not a directory (whatever
