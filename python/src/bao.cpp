@@ -672,11 +672,12 @@ struct resume_argument {
   blake3::digest hash;
 
   explicit resume_argument(PyObject* value) {
-    if (PyTuple_Check(value) == 0 || PyTuple_GET_SIZE(value) != 2) {
+    // (The limited API's calls: the macros are not in it.)
+    if (PyTuple_Check(value) == 0 || PyTuple_Size(value) != 2) {
       raise(PyExc_TypeError, "resume must be a tuple (data, hash)");
     }
-    data = source_argument(PyTuple_GET_ITEM(value, 0));
-    hash = hash_argument(PyTuple_GET_ITEM(value, 1));
+    data = source_argument(PyTuple_GetItem(value, 0));
+    hash = hash_argument(PyTuple_GetItem(value, 1));
     length = size_of(data);
   }
 };
