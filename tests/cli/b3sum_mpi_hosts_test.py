@@ -64,18 +64,24 @@ shared = os.path.join(state, "shared")
 addresses = open(os.path.join(state, "hostfile")).read().split()[::2]
 
 
-def mpi(placement, args, stdin=b"", env=None, quiet=True, timeout=BOUND + 30):
-    """b3sum-mpi on the hosts and ranks of placement, [(host, ranks)...], in the shared
-    directory; (status, stdout, stderr, seconds)."""
+def mpirun(placement, env=None, quiet=True, wrapper=()):
+    """The command line that starts b3sum-mpi on the hosts and ranks of placement, [(host,
+    ranks)...], with env, through wrapper."""
     host_list = ",".join(f"{addresses[h - 1]}:{n}" for h, n in placement)
     command = [MPI_HOSTS, "mpirun", state] + (["-q"] if quiet else []) + [
         "-n", str(sum(n for _, n in placement)), "--host", host_list]
     for name, value in (env or {}).items():
         command += ["-x", f"{name}={value}"]
+    return command + list(wrapper) + [OURS]
+
+
+def mpi(placement, args, stdin=b"", env=None, wrapper=(), timeout=BOUND + 30):
+    """b3sum-mpi as mpirun() starts it, in the shared directory, quiet; (status, stdout,
+    stderr without the launcher's lines, seconds)."""
     started = time.monotonic()
     try:
-        p = subprocess.run(command + [OURS] + args, input=stdin, capture_output=True, cwd=shared,
-                           env=ENV, timeout=timeout)
+        p = subprocess.run(mpirun(placement, env, wrapper=wrapper) + args, input=stdin,
+                           capture_output=True, cwd=shared, env=ENV, timeout=timeout)
         return (p.returncode, p.stdout, LAUNCHER_LINE.sub(b"", p.stderr),
                 time.monotonic() - started)
     except subprocess.TimeoutExpired:
@@ -175,17 +181,9 @@ try:
         check(f"{name} ({seconds:.1f} s)", (status, out, err, seconds <= BOUND),
               (1, good[0] + good[2], b"b3sum: sub/target: " + message + b"\n", True))
 
-    def with_fault(op, quiet=True):
-        env = dict(small, FASTBLAKE_FAIL_OP=op)
-        command = [MPI_HOSTS, "mpirun", state] + (["-q"] if quiet else []) + [
-            "-n", "3", "--host", ",".join(f"{a}:1" for a in addresses[:3])]
-        for k, v in env.items():
-            command += ["-x", f"{k}={v}"]
-        started = time.monotonic()
-        p = subprocess.run(command + [fault_script, OURS, "--no-mmap", names[3], target, names[9]],
-                           capture_output=True, cwd=shared, env=ENV, timeout=BOUND + 30)
-        return (p.returncode, p.stdout, LAUNCHER_LINE.sub(b"", p.stderr),
-                time.monotonic() - started)
+    def with_fault(op):
+        return mpi(three_hosts, ["--no-mmap", names[3], target, names[9]],
+                   env=dict(small, FASTBLAKE_FAIL_OP=op), wrapper=[fault_script])
 
     ended("a rank killed on host 2", with_fault("kill"))
     reset(2)
@@ -206,13 +204,10 @@ try:
     # the job ends; without -q, Open MPI says so: "lost communication with a remote daemon"
     # naming the host, or (Open MPI 4.1, as the daemons' wiring stood) that it "was unable to
     # reliably start one or more daemons".
-    env = dict(small, FASTBLAKE_FAIL_OP="none", FASTBLAKE_DELAY_PATH="sub/target",
-               FASTBLAKE_DELAY_US="200000", LD_PRELOAD=FAIL_IO)
-    command = [MPI_HOSTS, "mpirun", state, "-n", "3", "--host",
-               ",".join(f"{a}:1" for a in addresses[:3])]
-    for k, v in env.items():
-        command += ["-x", f"{k}={v}"]
-    job = subprocess.Popen(command + [OURS, "--no-mmap", names[3], target, names[9]],
+    env = dict(small, FASTBLAKE_DELAY_PATH="sub/target", FASTBLAKE_DELAY_US="200000",
+               LD_PRELOAD=FAIL_IO)
+    job = subprocess.Popen(mpirun(three_hosts, env, quiet=False) +
+                           ["--no-mmap", names[3], target, names[9]],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=shared, env=ENV)
     # Once the job is under way (the first file's line out), while the target is hashed.
     first = job.stdout.readline()
