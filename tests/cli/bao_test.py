@@ -70,14 +70,46 @@ def command_line(work):
     status, out, err = run(["--help"])
     check("--help", (status, out.startswith(b"Usage: bao hash"), err), (0, True, b""))
     for args in ([], ["frobnicate"], ["encode", "a"], ["encode", "a", "b", "c"],
-                 ["decode"], ["slice", "1"], ["hash", "--start=1"], ["decode", "00", "--x"],
-                 ["slice", "x", "1", "a"], ["decode-slice", "00", "1"], ["-v"],
-                 ["decode", "00", "--count"], ["slice", "0", "1", "a", "--start=1"],
-                 ["slice", "0", "1", "a", "--count=5"],
-                 ["decode-slice", "00", "0", "1", "--start=1"]):
+                 ["decode"], ["slice", "1"], ["hash", "--start=1"], ["decode-slice", "00", "1"],
+                 ["slice", "0", "1", "a", "--start=1"], ["slice", "0", "1", "a", "--count=5"],
+                 ["decode-slice", "00", "0", "1", "--start=1"], ["hash", "--help"],
+                 ["--help", "--version"], ["decode", "00", "--start=1", "--start=2"]):
         status, out, err = run(args)
         check(f"usage error {args}", (status, out, err.startswith(b"Invalid arguments.")),
               (1, b"", True))
+    # docopt's (the Rust tool's parser) other refusals, in its words: a flag first, then the
+    # usage, then a number.
+    usage_follows = b"\n\nUsage: bao hash"
+    for args, first, usage in (
+            (["decode", "00", "--x"], b"Unknown flag: '--x'", True),
+            (["-v"], b"Unknown flag: '-v'", True),
+            (["slice", "-1", "1"], b"Unknown flag: '-1'", True),
+            (["decode", "00", "--star=1"], b"Unknown flag: '--star'. Did you mean '--start'?", True),
+            (["decode", "00", "--outbaord", "x"],
+             b"Unknown flag: '--outbaord'. Did you mean '--outboard'?", True),
+            (["encode", "a", "b", "--grop=1"], b"Unknown flag: '--grop'. Did you mean '--group'?", True),
+            (["decode", "00", "--count"],
+             b"Expected argument for flag '--count' but reached end of arguments.", True),
+            (["encode", "a", "b", "--progress=1"],
+             b"Flag '--progress' cannot have an argument, but found '1'.", True),
+            (["hash", "--bogus", "--start=1", "--start=2"], b"Unknown flag: '--bogus'", True),
+            (["slice", "x", "1", "a"], b"Could not deserialize 'x' to u64 for '<start>'.\n", False),
+            (["slice", "1", "99999999999999999999", "a"],
+             b"Could not deserialize '99999999999999999999' to u64 for '<count>'.\n", False),
+            (["decode", "abc", "--start=x", "--count=y"],
+             b"Could not deserialize 'y' to u64 for '--count'.\n", False),
+            (["decode-slice", "abc", " 1", "1"], b"Could not deserialize ' 1' to u64 for '<start>'.\n",
+             False)):
+        status, out, err = run(args)
+        check(f"refused {args}", (status, out, err.startswith(first + usage_follows) if usage
+                                  else err), (1, b"", True if usage else first))
+    # Blank numbers are 0, as docopt reads them: --start= decodes from the start.
+    encoded = write(work, "blank.bao", b"")
+    run(["encode", write(work, "blank", b"x" * 3000), encoded])
+    digest = run(["hash", os.path.join(work, "blank")])[1].split()[0].decode()
+    check("--start= and --count=", (run(["decode", digest, encoded, "--start="])[:2],
+                                    run(["decode", digest, encoded, "--count= "])[:2]),
+          ((0, b"x" * 3000), (0, b"")))
     zeros = "00" * 32
     for hash_text, message in (("abc", b"Error: Odd number of digits\n"),
                                ("zz" + "00" * 31, b"Error: Invalid character 'z' at position 0\n"),
@@ -351,6 +383,22 @@ def against_rust(work):
         bad = write(work, "bad", flipped(read(encoded), rng.randrange(len(read(encoded)))))
         check(f"decode {n} corrupted as Rust", run(["decode", h, bad]),
               run(["decode", h, bad], tool=RUST))
+    # Command lines either tool refuses, or takes oddly: the same words and status (our usage
+    # lists --group and --progress besides).
+    encoded = os.path.join(work, "encoded")
+    h = run(["hash", source])[1].decode().strip()
+    for args in (["hash", "--bogus"], ["hash", "-x"], ["decode", h, encoded, "--star=1"],
+                 ["decode", h, encoded, "--hepl"], ["decode", h, encoded, "--help=1"],
+                 ["decode", h, encoded, "---start=1"], ["decode", h, encoded, "--start"],
+                 ["decode", h, encoded, "--start=", "--count=9"], ["decode", h, encoded, "--help"],
+                 ["decode", h, encoded, "--start=x", "--count=-1"], ["slice", "", "5", encoded],
+                 ["slice", " 5", "5", encoded], ["slice", "+5", "1e3", encoded],
+                 ["decode-slice", "abc", "x", "5", encoded], ["decode-slice", h, "0", "", encoded],
+                 ["--help", "--version"], ["encode", source, "out", "--start=x"], ["-h"]):
+        ours = run(args)
+        ours = (ours[0], ours[1],
+                ours[2].replace(b" [--group=<k>]", b"").replace(b" [--progress]", b""))
+        check(f"command line {args} as Rust", ours, run(args, tool=RUST))
 
 
 def progress(work):

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -117,51 +118,99 @@ struct arguments {
   bool progress = false;
 };
 
-// docopt's way, as the Rust tool parses: options anywhere, --name=value or --name value,
-// "--" ends them, "-" is a name (standard input or output).
+// A command line that docopt, the Rust tool's parser, refuses before matching it to the usage:
+// its message, then the usage.
+[[noreturn]] void refused_flag(const std::string& message) {
+  to_stderr(message + "\n\n" + std::string(usage_text));
+  tools::finish(1);
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// docopt's message for a flag it does not know, with the nearest flag or command (fewer than
+// three edits away) as its suggestion.
+[[noreturn]] void unknown_flag(std::string_view flag) {
+  static constexpr std::array<std::string_view, 12> known = {
+      "--outboard", "--start", "--count", "--group", "--progress", "--help",
+      "--version",  "hash",    "encode",  "decode",  "slice",      "decode-slice"};
+  std::string_view best;
+  std::size_t best_distance = 3;
+  for (const std::string_view name : known) {
+    const std::size_t d = edit_distance(flag, name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = name;
+    }
+  }
+  std::string message = "Unknown flag: '" + std::string(flag) + "'";
+  if (!best.empty()) message += ". Did you mean '" + std::string(best) + "'?";
+  refused_flag(message);
+}
+
+// docopt's way, as the Rust tool parses: options anywhere, --name=value or --name value (no
+// abbreviations, no short flags), "--" ends them, "-" is a name (standard input or output);
+// --help and --version alone. Its errors in its order: a flag it cannot take, in the order
+// given; then a command line that matches no usage ("Invalid arguments."); then a number that
+// is not one (number()).
 arguments parse(int argc, char** argv) {
   arguments a;
-  bool help = false, version = false, options_done = false;
+  bool help = false, version = false, options_done = false, repeated = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (options_done || arg == "-" || !arg.starts_with("--")) {
-      if (!options_done && arg.size() > 1 && arg[0] == '-') usage_error();
-      (a.command.empty() ? a.command : a.positional.emplace_back()) = arg;
-      continue;
-    }
-    if (arg == "--") {
+    if (!options_done && arg == "--") {
       options_done = true;
       continue;
     }
-    if (arg == "--help") {
-      help = true;
+    if (options_done || arg.size() < 2 || arg[0] != '-') {
+      (a.command.empty() ? a.command : a.positional.emplace_back()) = arg;
       continue;
     }
-    if (arg == "--version") {
-      version = true;
-      continue;
-    }
-    if (arg == "--progress") {
-      if (a.progress) usage_error();
-      a.progress = true;
-      continue;
-    }
+    if (arg[1] != '-') unknown_flag(arg.substr(0, 2));
     const std::size_t eq = arg.find('=');
-    const std::string_view name = arg.substr(2, eq == std::string_view::npos ? eq : eq - 2);
-    std::optional<std::string>* slot = name == "outboard" ? &a.outboard
-                                       : name == "start"  ? &a.start
-                                       : name == "count"  ? &a.count
-                                       : name == "group"  ? &a.group
-                                                          : nullptr;
-    if (slot == nullptr || slot->has_value()) usage_error();
+    const std::string_view flag = arg.substr(0, eq);
+    bool* switch_slot = flag == "--help"       ? &help
+                        : flag == "--version"  ? &version
+                        : flag == "--progress" ? &a.progress
+                                               : nullptr;
+    std::optional<std::string>* value_slot = flag == "--outboard" ? &a.outboard
+                                             : flag == "--start"  ? &a.start
+                                             : flag == "--count"  ? &a.count
+                                             : flag == "--group"  ? &a.group
+                                                                  : nullptr;
+    if (switch_slot != nullptr) {
+      if (eq != std::string_view::npos) {
+        refused_flag("Flag '" + std::string(flag) + "' cannot have an argument, but found '" +
+                     std::string(arg.substr(eq + 1)) + "'.");
+      }
+      repeated = repeated || *switch_slot;
+      *switch_slot = true;
+      continue;
+    }
+    if (value_slot == nullptr) unknown_flag(flag);
+    repeated = repeated || value_slot->has_value();
     if (eq != std::string_view::npos) {
-      *slot = std::string(arg.substr(eq + 1));
+      *value_slot = std::string(arg.substr(eq + 1));
     } else if (i + 1 < argc) {
-      *slot = argv[++i];
+      *value_slot = argv[++i];
     } else {
-      usage_error();
+      refused_flag("Expected argument for flag '" + std::string(flag) +
+                   "' but reached end of arguments.");
     }
   }
+  if (repeated || ((help || version) && argc != 2)) usage_error();
   if (help) {
     tools::write_all(STDOUT_FILENO, std::string(usage_text) + std::string(help_body));
     tools::finish(0);
@@ -174,18 +223,24 @@ arguments parse(int argc, char** argv) {
   return a;
 }
 
-std::uint64_t number(const std::string& text) {
+// A number of the command line, as docopt reads one: blank is 0; else what Rust's u64 parse
+// takes (digits, an optional "+"), or docopt's message naming the argument (the usage's key).
+std::uint64_t number(const std::string& text, std::string_view key) {
+  if (text.find_first_not_of(" \t\n\v\f\r") == std::string::npos) return 0;
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
   const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
   const auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (begin == end || ec != std::errc() || ptr != end) usage_error();
+  if (begin == end || ec != std::errc() || ptr != end) {
+    to_stderr("Could not deserialize '" + text + "' to u64 for '" + std::string(key) + "'.\n");
+    tools::finish(1);
+  }
   return value;
 }
 
 unsigned group_of(const arguments& a) {
   if (!a.group) return 0;
-  const std::uint64_t k = number(*a.group);
+  const std::uint64_t k = number(*a.group, "--group");
   if (k > bao::max_group_log) fatal("--group takes 0 to 32 (chunk groups of 2^k chunks)");
   return static_cast<unsigned>(k);
 }
@@ -470,9 +525,10 @@ int copy_checked(bao::reader& r, int out, std::uint64_t limit,
 
 int decode(const arguments& a) {
   if (a.positional.empty() || a.positional.size() > 3) usage_error();
+  // docopt's order of reading them: --count before --start.
+  const std::uint64_t limit = a.count ? number(*a.count, "--count") : ~std::uint64_t{0};
+  const std::uint64_t start = a.start ? number(*a.start, "--start") : 0;
   const unsigned k = group_of(a);
-  const std::uint64_t start = a.start ? number(*a.start) : 0;
-  const std::uint64_t limit = a.count ? number(*a.count) : ~std::uint64_t{0};
   const b3::digest hash = parse_hash(a.positional[0]);
   stream in, outboard, out;
   open_input(in, nth(a.positional, 1));
@@ -505,9 +561,9 @@ int slice(const arguments& a) {
   if (a.start || a.count || a.progress || a.positional.size() < 2 || a.positional.size() > 4) {
     usage_error();
   }
+  const std::uint64_t start = number(a.positional[0], "<start>");
+  const std::uint64_t count = number(a.positional[1], "<count>");
   const unsigned k = group_of(a);
-  const std::uint64_t start = number(a.positional[0]);
-  const std::uint64_t count = number(a.positional[1]);
   stream in, outboard, out;
   open_input(in, nth(a.positional, 2));
   open_output(out, nth(a.positional, 3));
@@ -539,10 +595,10 @@ int decode_slice(const arguments& a) {
   if (a.outboard || a.start || a.count || a.positional.size() < 3 || a.positional.size() > 5) {
     usage_error();
   }
+  const std::uint64_t start = number(a.positional[1], "<start>");
+  const std::uint64_t count = number(a.positional[2], "<count>");
   const unsigned k = group_of(a);
   const b3::digest hash = parse_hash(a.positional[0]);
-  const std::uint64_t start = number(a.positional[1]);
-  const std::uint64_t count = number(a.positional[2]);
   stream in, out;
   open_input(in, nth(a.positional, 3));
   open_output(out, nth(a.positional, 4));
