@@ -154,7 +154,7 @@ class decoder {
     // so written with ordinary stores whatever out is (staging them in a row of their own to
     // stream them out cost more than it saved: docs/bao.md).
     // An outboard's input is copied out first where out keeps it in the cache, and hashed
-    // there (1 MiB, one thread: 0.83x hash() against 0.77x hashing it, then copying it).
+    // there (1 MiB, one thread: 0.80x hash() against 0.77x hashing it, then copying it).
     const bool copy_first = src_.outboard && out_.extends_in_cache();
     parents_.clear();
     const std::byte* leaves = nullptr;
