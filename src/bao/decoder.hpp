@@ -150,26 +150,27 @@ class decoder {
     const std::uint64_t size = g_.subtree_size(len, src_.outboard);
     if (!holds(src_.tree, src_.tree_base, at_, size)) return false;
     if (src_.outboard && !holds(src_.data, src_.data_base, offset, len)) return false;
-    // The leaves of a combined encoding or slice after out's end: hashed there, in the cache,
-    // so written with ordinary stores whatever out is (staging them in a row of their own to
-    // stream them out cost more than it saved: docs/bao.md).
-    // An outboard's input is copied out first where out keeps it in the cache, and hashed
-    // there (1 MiB, one thread: 0.80x hash() against 0.77x hashing it, then copying it).
+    // The leaves of a combined encoding or slice go after out's end and are hashed there, in
+    // the cache, so written with ordinary stores whatever out is (staging them in a row of
+    // their own to stream them out cost more than it saved: docs/bao.md). An outboard's input
+    // is copied out first where out keeps it in the cache, and hashed there too (1 MiB, one
+    // thread: 0.80x hash() against 0.77x hashing it, then copying it).
     const bool copy_first = src_.outboard && out_.extends_in_cache();
     parents_.clear();
     const std::byte* leaves = nullptr;
-    if (src_.outboard && !copy_first) {
+    if (src_.outboard) {
+      gather(0, len, at_, nullptr);
       leaves = src_.data.data() + (offset - src_.data_base);
-    } else if (copy_first) {
-      std::byte* copied = out_.extend(static_cast<std::size_t>(len));
-      std::copy_n(src_.data.data() + (offset - src_.data_base), len, copied);
-      leaves = copied;
+      if (copy_first) {
+        std::byte* copied = out_.extend(static_cast<std::size_t>(len));
+        std::copy_n(leaves, len, copied);
+        leaves = copied;
+      }
     } else {
       std::byte* gathered = out_.extend(static_cast<std::size_t>(len));
       gather(0, len, at_, gathered);
       leaves = gathered;
     }
-    if (src_.outboard) gather(0, len, at_, nullptr);
     levels_.hash(leaves, len, offset);
     std::size_t next_parent = 0;
     check(offset, 0, len, expected.data(), at_, next_parent);
