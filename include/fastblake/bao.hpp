@@ -67,6 +67,8 @@ class FASTBLAKE_API error : public std::system_error {
 };
 
 /// Sizes of the encodings of content_len input bytes: header, parents and (combined) the input.
+/// Throws std::overflow_error where the size is above 2^64 - 1, which no encoding can have (a
+/// combined encoding of more than about 0.94 x 2^64 bytes with group_log 0).
 FASTBLAKE_API std::uint64_t encoded_size(std::uint64_t content_len, unsigned group_log = 0);
 FASTBLAKE_API std::uint64_t outboard_size(std::uint64_t content_len, unsigned group_log = 0);
 
@@ -373,6 +375,9 @@ class FASTBLAKE_API reader {
   std::uint64_t position() const noexcept;
   /// The input's length, checked (once: the path to the last leaf is read and checked).
   std::uint64_t length();
+  /// The length the encoding's header claims (read if it was not yet), unchecked: not to be
+  /// trusted with anything (a hostile header claims any length; length() checks it).
+  std::uint64_t unchecked_length();
   /// From now on decodes subtrees of up to 4 MiB at a time, their pieces on the pool's threads
   /// (about 12 MiB of memory; the pool must outlive the reader's use of it): for reading far in
   /// order, as `bao decode` does. The bytes handed out and the errors are the same as without.

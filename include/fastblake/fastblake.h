@@ -322,7 +322,9 @@ enum {
 };
 
 /** The size of the encoding of content_len bytes in that format with chunk groups of
- * 2^group_log chunks (0: Bao itself); 0 for a group_log above 32 or an unknown format. */
+ * 2^group_log chunks (0: Bao itself); 0 for a group_log above 32, an unknown format, or a size
+ * above 2^64 - 1 (a combined encoding of more than about 0.94 x 2^64 bytes), which no
+ * encoding can have. */
 FASTBLAKE_API uint64_t fastblake_bao_encoded_size(uint64_t content_len, int format,
                                                   unsigned group_log);
 
@@ -514,8 +516,9 @@ FASTBLAKE_API int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, in
  * or outboard), as
  * bao::encode_file does: read by the file strategy (a fastblake_file_strategy; the automatic one
  * maps a big file in windows, each encoded on the default pool's threads), in bounded memory;
- * writes the root hash. Returns 0; EINVAL for a format, group_log or strategy unknown or a file
- * that is not regular; an errno value (ENOENT, EACCES, EISDIR, EIO, a write's ENOSPC, ...);
+ * writes the root hash. Returns 0; EINVAL for a format, group_log or strategy unknown, a file
+ * that is not regular, or an out_fd that is the file at path (nothing written: it would be
+ * destroyed as it is read); an errno value (ENOENT, EACCES, EISDIR, EIO, a write's ENOSPC, ...);
  * FASTBLAKE_ETRUNCATED where the file shrank while it was encoded. */
 FASTBLAKE_API int fastblake_bao_encode_file(const char* path, int format, unsigned group_log,
                                             int strategy, int out_fd, uint8_t hash[32]);

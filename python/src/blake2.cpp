@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -109,7 +110,10 @@ template <std::size_t N>
 struct keywords {
   const char* function;
   const char* names[N];
+  // Interned once, by whichever thread parses keywords first (no GIL is relied on: a
+  // free-threaded CPython has none).
   PyObject* interned[N] = {};
+  std::once_flag interning{};
 
   // values[i]: the argument named names[i] (borrowed), or null; *data: the positional one.
   void parse(PyObject* const* args, std::size_t nargsf, PyObject* kwnames, PyObject** data,
@@ -122,12 +126,13 @@ struct keywords {
     *data = nargs == 1 ? args[0] : nullptr;
     for (std::size_t i = 0; i < N; ++i) values[i] = nullptr;
     if (kwnames == nullptr) return;
-    if (interned[0] == nullptr) {
+    // (An exception leaves the flag unset, for the next call to try again.)
+    std::call_once(interning, [this] {
       for (std::size_t i = 0; i < N; ++i) {
-        interned[i] = PyUnicode_InternFromString(names[i]);
+        if (interned[i] == nullptr) interned[i] = PyUnicode_InternFromString(names[i]);
         if (interned[i] == nullptr) throw python_error_set{};
       }
-    }
+    });
     for (Py_ssize_t k = 0; k < tuple_size(kwnames); ++k) {
       PyObject* name = tuple_item(kwnames, k);
       std::size_t i = 0;

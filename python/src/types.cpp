@@ -15,6 +15,9 @@ void set_error_from_exception() noexcept {
     // Already set.
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
+  } catch (const std::overflow_error& e) {
+    // A size the library cannot represent (bao.encoded_size of nearly 2^64 bytes).
+    PyErr_SetString(PyExc_OverflowError, e.what());
   } catch (const std::logic_error& e) {
     // The library's misuse errors (a subtree API call out of order).
     PyErr_SetString(PyExc_ValueError, e.what());

@@ -64,7 +64,7 @@ std::uint64_t decode_into(const fastblake::blake3::digest& hash, const decoder::
 // an outboard): only then may the header size an output, or the work be split.
 bool holds_whole_encoding(const decoder::source& src, const geometry& g,
                           std::uint64_t content_len) {
-  return src.tree.size() >= header_size + g.subtree_size(content_len, src.outboard) &&
+  return src.tree.size() - header_size >= g.subtree_size(content_len, src.outboard) &&
          (!src.outboard || src.data.size() >= content_len);
 }
 

@@ -182,12 +182,22 @@ namespace fastblake::bao {
 
 using internal::bao::geometry;
 
+namespace {
+std::uint64_t size_of_encoding(std::uint64_t content_len, unsigned group_log, bool outboard) {
+  const std::uint64_t tree = geometry(content_len, group_log).subtree_size(content_len, outboard);
+  if (tree > ~std::uint64_t{0} - header_size) {
+    throw std::overflow_error("fastblake::bao: the encoding's size is more than 2^64 - 1 bytes");
+  }
+  return header_size + tree;
+}
+}  // namespace
+
 std::uint64_t encoded_size(std::uint64_t content_len, unsigned group_log) {
-  return header_size + geometry(content_len, group_log).subtree_size(content_len, false);
+  return size_of_encoding(content_len, group_log, false);
 }
 
 std::uint64_t outboard_size(std::uint64_t content_len, unsigned group_log) {
-  return header_size + geometry(content_len, group_log).subtree_size(content_len, true);
+  return size_of_encoding(content_len, group_log, true);
 }
 
 namespace {

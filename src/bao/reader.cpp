@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
@@ -45,6 +46,28 @@ std::size_t read_fully(const read_at_function& read, std::uint64_t at, std::span
     got += n;
   }
   return got;
+}
+
+// The bytes at `at`, up to `want` of them, read into v (replacing what it held), which grows
+// with the bytes that arrive: never sized by a length the header claimed, which the bytes may
+// not back (a 108-byte file whose header says 16 GiB with groups of 2^32 chunks). Memory stays
+// within twice the bytes read, past the first few MiB.
+void read_growing(const read_at_function& read, std::uint64_t at, std::uint64_t want,
+                  std::vector<std::byte>& v) {
+  // (A whole pool batch of a combined encoding, its parents too, in the first read.)
+  constexpr std::uint64_t first_step = pool_batch_len + pool_batch_len / 16;
+  v.clear();
+  while (v.size() < want) {
+    const std::uint64_t have = v.size();
+    const std::uint64_t step = std::max(first_step, have);
+    const std::uint64_t size = have + std::min(want - have, step);
+    if (size > v.max_size()) throw std::bad_alloc();
+    v.resize(static_cast<std::size_t>(size));
+    const std::size_t got =
+        read_fully(read, at + have, std::span(v).subspan(static_cast<std::size_t>(have)));
+    v.resize(static_cast<std::size_t>(have) + got);
+    if (v.size() < size) break;
+  }
 }
 
 }  // namespace
@@ -152,12 +175,8 @@ struct reader::state {
 
   void decode(const path_node& node) {
     const ib::geometry& g = geometry();
-    region.resize(static_cast<std::size_t>(stored_size(node.offset, node.len)));
-    region.resize(read_fully(tree, node.at, region));
-    if (outboard) {
-      data_region.resize(static_cast<std::size_t>(node.len));
-      data_region.resize(read_fully(data, node.offset, data_region));
-    }
+    read_growing(tree, node.at, stored_size(node.offset, node.len), region);
+    if (outboard) read_growing(data, node.offset, node.len, data_region);
     const ib::decoder::source source{.tree = region,
                                      .data = data_region,
                                      .outboard = outboard,
@@ -291,6 +310,8 @@ std::uint64_t reader::position() const noexcept { return state_->position; }
 void reader::use_pool(thread_pool& pool) noexcept {
   state_->pool = pool.size() > 1 ? &pool : nullptr;
 }
+
+std::uint64_t reader::unchecked_length() { return state_->geometry().content_len; }
 
 std::uint64_t reader::length() {
   state& s = *state_;

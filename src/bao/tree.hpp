@@ -39,9 +39,14 @@ struct geometry {
   std::uint64_t parents(std::uint64_t len) const noexcept {
     return is_leaf(len) ? 0 : (len - 1) / group_len;
   }
-  /// Its size in an encoding: parents, and the input too where combined.
+  /// Its size in an encoding: parents, and the input too where combined. Saturated at
+  /// 2^64 - 1 where larger (a combined encoding of nearly 2^64 bytes, as a hostile header may
+  /// claim): no bytes that many can be given, so the size is never held. (The parents alone
+  /// are below 2^60 bytes.)
   std::uint64_t subtree_size(std::uint64_t len, bool outboard) const noexcept {
-    return parents(len) * parent_size + (outboard ? 0 : len);
+    const std::uint64_t tree = parents(len) * parent_size;
+    if (outboard) return tree;
+    return len > ~std::uint64_t{0} - tree ? ~std::uint64_t{0} : tree + len;
   }
 };
 

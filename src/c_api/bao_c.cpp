@@ -1,4 +1,8 @@
 // The C interface to Bao (fastblake.h, "Bao"): the in-memory encoder, slicer and decoders.
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/stat.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -125,14 +129,19 @@ extern "C" {
 
 uint64_t fastblake_bao_encoded_size(uint64_t content_len, int format, unsigned group_log) {
   if (!known_format(format) || group_log > bao::max_group_log) return 0;
-  return format == FASTBLAKE_BAO_COMBINED ? bao::encoded_size(content_len, group_log)
-                                          : bao::outboard_size(content_len, group_log);
+  try {
+    return format == FASTBLAKE_BAO_COMBINED ? bao::encoded_size(content_len, group_log)
+                                            : bao::outboard_size(content_len, group_log);
+  } catch (const std::overflow_error&) {
+    return 0;
+  }
 }
 
 int fastblake_bao_encode(const void* input, size_t input_len, int format, unsigned group_log,
                          uint8_t* out, size_t out_capacity, uint8_t hash[32]) {
   if (!known_format(format) || group_log > bao::max_group_log) return EINVAL;
-  if (fastblake_bao_encoded_size(input_len, format, group_log) > out_capacity) return ERANGE;
+  const uint64_t size = fastblake_bao_encoded_size(input_len, format, group_log);
+  if (size == 0 || size > out_capacity) return ERANGE;
   return fastblake::c_api::guarded([&] {
     const auto in = bytes(input, input_len);
     const auto to = std::as_writable_bytes(std::span(out, out_capacity));
@@ -266,6 +275,14 @@ int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format, unsi
 int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, int strategy,
                               int out_fd, uint8_t hash[32]) {
   if (!pre_order_format(format) || group_log > bao::max_group_log) return EINVAL;
+  // An output that is the input would destroy it as it is read.
+  struct stat input_info {
+  }, output_info{};
+  if (::stat(path, &input_info) == 0 && ::fstat(out_fd, &output_info) == 0 &&
+      S_ISREG(output_info.st_mode) && input_info.st_dev == output_info.st_dev &&
+      input_info.st_ino == output_info.st_ino) {
+    return EINVAL;
+  }
   return checked(
       [&] {
         fastblake::file_options options;

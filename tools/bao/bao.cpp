@@ -29,66 +29,17 @@
 #include "../common/io.hpp"
 #include "../common/progress.hpp"
 #include "../common/run.hpp"
+#include "cli.hpp"
 
 namespace bao_tool {
 namespace {
 
 namespace b3 = fastblake::blake3;
 namespace bao = fastblake::bao;
-
-// The Rust tool's version, whose command line this one takes.
-constexpr std::string_view compatible_version = "0.13.1";
-
-constexpr std::string_view usage_text =
-    "Usage: bao hash [<inputs>...]\n"
-    "       bao encode <input> (<output> | --outboard=<file>) [--group=<k>] [--progress]\n"
-    "       bao decode <hash> [<input>] [<output>] [--outboard=<file>] [--start=<offset>] "
-    "[--count=<count>] [--group=<k>] [--progress]\n"
-    "       bao slice <start> <count> [<input>] [<output>] [--outboard=<file>] [--group=<k>]\n"
-    "       bao decode-slice <hash> <start> <count> [<input>] [<output>] [--group=<k>] "
-    "[--progress]\n"
-    "       bao (--help | --version)\n";
-
-constexpr std::string_view help_body =
-    "\n"
-    "Bao encodings: an input with its BLAKE3 tree's parent nodes, so that any part of it can be\n"
-    "checked against the 32-byte hash alone.\n"
-    "\n"
-    "Commands:\n"
-    "  hash          the BLAKE3 hash of each input (of standard input without one)\n"
-    "  encode        the combined encoding of <input> into <output>, a file; or the outboard\n"
-    "                encoding (the parents alone) into --outboard's file\n"
-    "  decode        the input an encoding holds, each byte checked before it is written\n"
-    "  slice         the part of an encoding that a reader of <count> bytes from <start> needs\n"
-    "  decode-slice  the bytes such a slice holds, each checked before it is written\n"
-    "A name of - or none is standard input or output.\n"
-    "\n"
-    "Options:\n"
-    "      --outboard=<file>  the outboard encoding, beside <input> (the original): written by\n"
-    "                         encode, read by decode and slice\n"
-    "      --start=<offset>   decode from this offset of the input on (<input> must be a file)\n"
-    "      --count=<count>    decode at most this many bytes\n"
-    "      --group=<k>        leaves of 2^k chunks (iroh's chunk groups; 0, Bao's own, by\n"
-    "                         default): decoding and slicing need the k of the encoding\n"
-    "      --progress         encode, decode and decode-slice: a progress bar on standard\n"
-    "                         error, when it is a terminal\n"
-    "      --help             print this help\n"
-    "      --version          print the version\n"
-    "\n"
-    "Exit status: 0, or 1 on any error (a node that does not match the hash, a truncated\n"
-    "encoding, an input or output that fails, a wrong command line).\n";
-
-void to_stderr(std::string_view text) { tools::write_all(STDERR_FILENO, text); }
-
-[[noreturn]] void fatal(const std::string& message) {
-  to_stderr("Error: " + message + "\n");
-  tools::finish(1);
-}
-
-[[noreturn]] void usage_error() {
-  to_stderr("Invalid arguments.\n\n" + std::string(usage_text));
-  tools::finish(1);
-}
+using detail::arguments;
+using detail::fatal;
+using detail::number;
+using detail::usage_error;
 
 // An OS error as Rust's std::io::Error prints one.
 std::string os_error(int error) {
@@ -109,133 +60,6 @@ std::string message_of(const std::exception& e) {
     return s->code().message();
   }
   return e.what();
-}
-
-struct arguments {
-  std::string command;
-  std::vector<std::string> positional;
-  std::optional<std::string> outboard, start, count, group;
-  bool progress = false;
-};
-
-// A command line that docopt, the Rust tool's parser, refuses before matching it to the usage:
-// its message, then the usage.
-[[noreturn]] void refused_flag(const std::string& message) {
-  to_stderr(message + "\n\n" + std::string(usage_text));
-  tools::finish(1);
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// docopt's message for a flag it does not know, with the nearest flag or command (fewer than
-// three edits away) as its suggestion.
-[[noreturn]] void unknown_flag(std::string_view flag) {
-  static constexpr std::array<std::string_view, 12> known = {
-      "--outboard", "--start", "--count", "--group", "--progress", "--help",
-      "--version",  "hash",    "encode",  "decode",  "slice",      "decode-slice"};
-  std::string_view best;
-  std::size_t best_distance = 3;
-  for (const std::string_view name : known) {
-    const std::size_t d = edit_distance(flag, name);
-    if (d < best_distance) {
-      best_distance = d;
-      best = name;
-    }
-  }
-  std::string message = "Unknown flag: '" + std::string(flag) + "'";
-  if (!best.empty()) message += ". Did you mean '" + std::string(best) + "'?";
-  refused_flag(message);
-}
-
-// docopt's way, as the Rust tool parses: options anywhere, --name=value or --name value (no
-// abbreviations, no short flags), "--" ends them, "-" is a name (standard input or output);
-// --help and --version alone. Its errors in its order: a flag it cannot take, in the order
-// given; then a command line that matches no usage ("Invalid arguments."); then a number that
-// is not one (number()).
-arguments parse(int argc, char** argv) {
-  arguments a;
-  bool help = false, version = false, options_done = false, repeated = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (!options_done && arg == "--") {
-      options_done = true;
-      continue;
-    }
-    if (options_done || arg.size() < 2 || arg[0] != '-') {
-      (a.command.empty() ? a.command : a.positional.emplace_back()) = arg;
-      continue;
-    }
-    if (arg[1] != '-') unknown_flag(arg.substr(0, 2));
-    const std::size_t eq = arg.find('=');
-    const std::string_view flag = arg.substr(0, eq);
-    bool* switch_slot = flag == "--help"       ? &help
-                        : flag == "--version"  ? &version
-                        : flag == "--progress" ? &a.progress
-                                               : nullptr;
-    std::optional<std::string>* value_slot = flag == "--outboard" ? &a.outboard
-                                             : flag == "--start"  ? &a.start
-                                             : flag == "--count"  ? &a.count
-                                             : flag == "--group"  ? &a.group
-                                                                  : nullptr;
-    if (switch_slot != nullptr) {
-      if (eq != std::string_view::npos) {
-        refused_flag("Flag '" + std::string(flag) + "' cannot have an argument, but found '" +
-                     std::string(arg.substr(eq + 1)) + "'.");
-      }
-      repeated = repeated || *switch_slot;
-      *switch_slot = true;
-      continue;
-    }
-    if (value_slot == nullptr) unknown_flag(flag);
-    repeated = repeated || value_slot->has_value();
-    if (eq != std::string_view::npos) {
-      *value_slot = std::string(arg.substr(eq + 1));
-    } else if (i + 1 < argc) {
-      *value_slot = argv[++i];
-    } else {
-      refused_flag("Expected argument for flag '" + std::string(flag) +
-                   "' but reached end of arguments.");
-    }
-  }
-  if (repeated || ((help || version) && argc != 2)) usage_error();
-  if (help) {
-    tools::write_all(STDOUT_FILENO, std::string(usage_text) + std::string(help_body));
-    tools::finish(0);
-  }
-  if (version) {
-    tools::write_all(STDOUT_FILENO, std::string(compatible_version) + " (fastblake " +
-                                        FASTBLAKE_VERSION_STRING + ")\n");
-    tools::finish(0);
-  }
-  return a;
-}
-
-// A number of the command line, as docopt reads one: blank is 0; else what Rust's u64 parse
-// takes (digits, an optional "+"), or docopt's message naming the argument (the usage's key).
-std::uint64_t number(const std::string& text, std::string_view key) {
-  if (text.find_first_not_of(" \t\n\v\f\r") == std::string::npos) return 0;
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
-  const auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (begin == end || ec != std::errc() || ptr != end) {
-    to_stderr("Could not deserialize '" + text + "' to u64 for '" + std::string(key) + "'.\n");
-    tools::finish(1);
-  }
-  return value;
 }
 
 unsigned group_of(const arguments& a) {
@@ -261,6 +85,7 @@ b3::digest parse_hash(const std::string& hex) {
 struct stream {
   int fd = -1;
   bool owned = false;
+  std::string name = "-";
 
   stream() = default;
   stream(const stream&) = delete;
@@ -269,43 +94,91 @@ struct stream {
     if (owned) ::close(fd);
   }
   bool is_standard() const { return !owned; }
+  // Whether it can be read at any offset (a pipe, a FIFO or a terminal cannot).
+  bool seekable() const { return ::lseek(fd, 0, SEEK_CUR) >= 0; }
 };
 
 bool names_standard(const std::string* path) { return path == nullptr || *path == "-"; }
 
-void open_input(stream& s, const std::string* path) {
+// 0, or the errno of the failed open.
+int try_open_input(stream& s, const std::string* path) {
   if (names_standard(path)) {
     s.fd = STDIN_FILENO;
-    return;
+    return 0;
   }
   s.fd = tools::open_above_standard(path->c_str(), O_RDONLY | O_CLOEXEC);
-  if (s.fd < 0) fatal(os_error(errno));
+  if (s.fd < 0) return errno;
   s.owned = true;
+  s.name = *path;
+  return 0;
 }
 
+void open_input(stream& s, const std::string* path) {
+  if (const int error = try_open_input(s, path)) fatal(os_error(error));
+}
+
+// Refuses an output that is one of the inputs (the same file through any name or link), before
+// anything is written to it: writing an encoding or a decoding over its own input destroys
+// the input as it is read.
+void refuse_same_file(const stream& out, std::initializer_list<const stream*> inputs) {
+  struct stat o {};
+  if (::fstat(out.fd, &o) != 0 || !S_ISREG(o.st_mode)) return;
+  for (const stream* in : inputs) {
+    struct stat i {};
+    if (in != nullptr && in->fd >= 0 && ::fstat(in->fd, &i) == 0 && i.st_dev == o.st_dev &&
+        i.st_ino == o.st_ino) {
+      fatal("'" + in->name + "' and '" + out.name + "' are the same file");
+    }
+  }
+}
+
+// An output: standard output, or a file opened for reading and writing, created if need be,
+// and not emptied yet (empty_output does that once it is known to be none of the inputs).
 void open_output(stream& s, const std::string* path) {
   if (names_standard(path)) {
     s.fd = STDOUT_FILENO;
     return;
   }
-  s.fd = tools::open_above_standard(path->c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC);
+  s.fd = tools::open_above_standard(path->c_str(), O_RDWR | O_CREAT | O_CLOEXEC);
   if (s.fd < 0) fatal(os_error(errno));
   s.owned = true;
+  s.name = *path;
+}
+
+// Refuses an output that is one of the inputs, then empties an output file, as the Rust tool's
+// truncating open leaves it.
+void empty_output(const stream& out, std::initializer_list<const stream*> inputs) {
+  refuse_same_file(out, inputs);
+  struct stat st {};
+  if (out.owned && ::fstat(out.fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      ::ftruncate(out.fd, 0) != 0) {
+    fatal(os_error(errno));
+  }
+}
+
+// Opens the outboard after the output, as the Rust tool does: where it cannot be opened, the
+// output is left as the Rust tool leaves it (emptied) and the run ends.
+void open_outboard(stream& outboard, const std::string& path, const stream& out, const stream& in) {
+  if (const int error = try_open_input(outboard, &path)) {
+    empty_output(out, {&in});
+    fatal(os_error(error));
+  }
 }
 
 const std::string* nth(const std::vector<std::string>& v, std::size_t i) {
   return i < v.size() ? &v[i] : nullptr;
 }
 
-// A stream read in order only (a pipe): the reader and the slice decoder read an encoding from
-// its start to its end without going back; a request behind what was read is refused.
+// A stream read in order only (a pipe, a FIFO): the reader and the slicers read an encoding
+// from its start to its end, skipping what they do not need by reading it; a request behind
+// what was read is refused in the Rust tool's words (standard input's, and a FIFO's seek).
 class in_order {
  public:
-  explicit in_order(int fd) : fd_(fd) {}
+  in_order(int fd, bool standard) : fd_(fd), standard_(standard) {}
 
   std::size_t operator()(std::uint64_t offset, std::span<std::byte> out) {
-    if (offset < at_) fatal("input must be a real file");
-    std::byte skip[4096];
+    if (offset < at_) fatal(standard_ ? "input must be a real file" : os_error(ESPIPE));
+    std::byte skip[65536];
     while (at_ < offset) {
       const auto n = read_some(std::span(skip, std::min<std::uint64_t>(sizeof skip, offset - at_)));
       if (n == 0) return 0;
@@ -331,11 +204,13 @@ class in_order {
   }
 
   int fd_;
+  bool standard_;
   std::uint64_t at_ = 0;
 };
 
+// Standard input, and any input that cannot seek, read in order; a file with pread.
 bao::read_at_function source_of(const stream& s) {
-  if (s.is_standard()) return in_order(s.fd);
+  if (s.is_standard() || !s.seekable()) return in_order(s.fd, s.is_standard());
   return bao::read_from_fd(s.fd);
 }
 
@@ -447,6 +322,8 @@ int encode(const arguments& a) {
   out.fd = tools::open_above_standard(out_path->c_str(), O_RDWR | O_CREAT | O_CLOEXEC);
   if (out.fd < 0) fatal(os_error(errno));
   out.owned = true;
+  out.name = *out_path;
+  refuse_same_file(out, {&in});
   const bool regular_output = is_regular(out.fd);
   auto fail = [&](const std::string& message) {
     if (regular_output) (void)::ftruncate(out.fd, 0);
@@ -523,6 +400,20 @@ int copy_checked(bao::reader& r, int out, std::uint64_t limit,
   return 0;
 }
 
+// With --count=0, what the Rust tool's seek checks: the path to start's leaf, or to the last
+// leaf where start is at or past the end; nothing where start is in the first leaf and the
+// input goes past it (that seek reads nothing).
+void check_as_seek_would(bao::reader& r, std::uint64_t start, unsigned k) {
+  try {
+    if (start >= std::uint64_t{b3::chunk_size} << k || start >= r.unchecked_length()) {
+      std::byte first;
+      (void)r.read(std::span(&first, 1));
+    }
+  } catch (const std::exception& e) {
+    fatal(message_of(e));
+  }
+}
+
 int decode(const arguments& a) {
   if (a.positional.empty() || a.positional.size() > 3) usage_error();
   // docopt's order of reading them: --count before --start.
@@ -533,7 +424,10 @@ int decode(const arguments& a) {
   stream in, outboard, out;
   open_input(in, nth(a.positional, 1));
   open_output(out, nth(a.positional, 2));
-  if (a.outboard) open_input(outboard, &*a.outboard);
+  if (a.outboard) open_outboard(outboard, *a.outboard, out, in);
+  empty_output(out, {&in, &outboard});
+  // Standard input is read in order, and refused with --start, as the Rust tool refuses it; a
+  // FIFO is read in order too, what comes before start read and left behind.
   if (a.start && (in.is_standard() || (a.outboard && outboard.is_standard()))) {
     fatal("input must be a real file");
   }
@@ -541,11 +435,16 @@ int decode(const arguments& a) {
                              : bao::reader(hash, source_of(in), k);
   r.seek(start);
   r.use_pool(fastblake::thread_pool::default_pool());
+  if (limit == 0) {
+    if (a.start) check_as_seek_would(r, start, k);
+    return 0;
+  }
   std::unique_ptr<tools::progress_display> display =
       progress_for(a, a.positional.size() > 1 ? a.positional[1] : std::string("-"));
   std::uint64_t total = 0;
   // The length, once checked (the path to the last leaf), where the input can be read twice.
-  if (display && !in.is_standard() && !(a.outboard && outboard.is_standard())) {
+  if (display && !in.is_standard() && in.seekable() &&
+      !(a.outboard && (outboard.is_standard() || !outboard.seekable()))) {
     try {
       const std::uint64_t len = r.length();
       total = std::min(limit, len > start ? len - start : 0);
@@ -567,7 +466,8 @@ int slice(const arguments& a) {
   stream in, outboard, out;
   open_input(in, nth(a.positional, 2));
   open_output(out, nth(a.positional, 3));
-  if (a.outboard) open_input(outboard, &*a.outboard);
+  if (a.outboard) open_outboard(outboard, *a.outboard, out, in);
+  empty_output(out, {&in, &outboard});
   if (in.is_standard() || (a.outboard && outboard.is_standard())) {
     fatal("input must be a real file");
   }
@@ -579,11 +479,11 @@ int slice(const arguments& a) {
     }
   };
   try {
+    // (A FIFO is read in order: the slicer reads the encoding from its start to its end.)
     if (a.outboard) {
-      bao::extract_slice_outboard(bao::read_from_fd(outboard.fd), bao::read_from_fd(in.fd), start,
-                                  count, to_out, k);
+      bao::extract_slice_outboard(source_of(outboard), source_of(in), start, count, to_out, k);
     } else {
-      bao::extract_slice(bao::read_from_fd(in.fd), start, count, to_out, k);
+      bao::extract_slice(source_of(in), start, count, to_out, k);
     }
   } catch (const std::exception& e) {
     fatal(message_of(e));
@@ -602,9 +502,10 @@ int decode_slice(const arguments& a) {
   stream in, out;
   open_input(in, nth(a.positional, 3));
   open_output(out, nth(a.positional, 4));
+  empty_output(out, {&in});
   // The slice read once, in order, its bytes written as they are checked: bounded memory for a
   // slice of any size, from a pipe too.
-  bao::reader r = bao::reader::over_slice(hash, in_order(in.fd), start, count, k);
+  bao::reader r = bao::reader::over_slice(hash, in_order(in.fd, in.is_standard()), start, count, k);
   r.use_pool(fastblake::thread_pool::default_pool());
   return copy_checked(r, out.fd, ~std::uint64_t{0},
                       progress_for(a, a.positional.size() > 3 ? a.positional[3] : std::string("-")),
@@ -613,7 +514,7 @@ int decode_slice(const arguments& a) {
 
 int run_unguarded(int argc, char** argv) {
   tools::fill_closed_standard_descriptors();
-  const arguments a = parse(argc, argv);
+  const arguments a = detail::parse(argc, argv);
   if (a.command == "hash") return hash(a);
   if (a.command == "encode") return encode(a);
   if (a.command == "decode") return decode(a);
