@@ -14,7 +14,9 @@
  * file and "shrink" truncates it to half its size (a file changed while it is hashed), or by
  * FASTBLAKE_SHRINK_BY bytes when that is set. A mapped file is not read: for it they act at
  * the first madvise(MADV_DONTNEED), which the file code calls on the pages of each window it
- * has hashed, so the file changes after its first window and before the rest.
+ * has hashed, so the file changes after its first window and before the rest. With
+ * FASTBLAKE_ACT_AT=N they act at the Nth such read or window instead of the first, so that a
+ * test can change the file at every moment of the work.
  * FASTBLAKE_LOG_WRITES names a file that gets, for every write(2) to standard output, its size
  * and its last byte in decimal ("12 10\n"), for tests of whole-line output. */
 #define _GNU_SOURCE
@@ -117,12 +119,14 @@ OPEN_WRAPPER(open64)
 OPENAT_WRAPPER(openat)
 OPENAT_WRAPPER(openat64)
 
-static int acted;
+static long long events;
 
-/* The kill, grow and shrink operations, once, at the first read of the target. */
+/* The kill, grow and shrink operations, once, at the first read of the target (or at the Nth
+ * read or window, for FASTBLAKE_ACT_AT=N). */
 static void act_on(int fd) {
   if (fd < 0 || fd != __atomic_load_n(&failing_fd, __ATOMIC_SEQ_CST)) return;
-  if (__atomic_exchange_n(&acted, 1, __ATOMIC_SEQ_CST)) return;
+  const char* at = getenv("FASTBLAKE_ACT_AT");
+  if (__atomic_add_fetch(&events, 1, __ATOMIC_SEQ_CST) != (at != NULL ? atoll(at) : 1)) return;
   const char* path = getenv("FASTBLAKE_FAIL_PATH");
   if (failing_op("kill")) raise(SIGKILL);
   if (failing_op("grow")) {

@@ -2,21 +2,33 @@
 // pool is the reusable context; rows of chaining values live on each task's stack). Counted by
 // replacing the global allocation functions, so this test is its own executable.
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <new>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <fastblake/bao.hpp>
 #include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/thread_pool.hpp>
 
 namespace {
 std::atomic<std::size_t> allocations{0};
+// The largest single allocation asked for, and one above which allocations fail (0: none),
+// so that a regression asks for gigabytes and is refused, not given them.
+std::atomic<std::size_t> largest{0};
+std::atomic<std::size_t> refuse_above{0};
 
 void* counted(std::size_t n, std::size_t alignment = 0) {
   allocations.fetch_add(1, std::memory_order_relaxed);
+  std::size_t seen = largest.load(std::memory_order_relaxed);
+  while (n > seen && !largest.compare_exchange_weak(seen, n, std::memory_order_relaxed)) {
+  }
+  const std::size_t limit = refuse_above.load(std::memory_order_relaxed);
+  if (limit != 0 && n > limit) throw std::bad_alloc();
   void* p = alignment > alignof(std::max_align_t)
                 ? std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)
                 : std::malloc(n == 0 ? 1 : n);
@@ -170,6 +182,92 @@ TEST_F(Allocations, ParallelHashingAllocatesNothingOnceThePoolExists) {
               }
             }),
             0u);
+}
+
+// The length in a Bao encoding's header is the attacker's to choose: memory follows the bytes
+// given, never the length claimed. A 108-byte encoding whose header claims up to 2^64 - 1 bytes,
+// at every group size, through every entry point that decodes or slices (buffers and read
+// functions, combined, outboard, slice, post-order view, the reader): each fails with
+// bao::error, and no allocation is larger than the reader's buffers for the bytes it read.
+TEST(HostileBaoHeaders, MemoryFollowsTheBytesGivenNotTheHeader) {
+  namespace bao = fastblake::bao;
+  // The reader's first read is of a pool batch (4 MiB and its parents); nothing claimed by a
+  // header may go past a few times that.
+  constexpr std::size_t most = std::size_t{16} << 20;
+  std::vector<std::byte> bytes(108, std::byte{0x5a});
+  const bao::read_at_function tree = bao::read_from(bytes);
+  const bao::read_at_function data = bao::read_from(std::span(bytes).subspan(8));
+  const bao::write_at_function nowhere = [](std::uint64_t, std::span<const std::byte>) {};
+  const b3::digest hash;
+  unsigned k = 0;  // the group_log of each round
+  std::vector<std::function<void()>> entry_points = {
+      [&] { bao::decode(hash, bytes, k); },
+      [&] { bao::decode_outboard(hash, bytes, std::span(bytes).subspan(8), k); },
+      [&] { bao::decode_slice(hash, bytes, 0, 1u << 30, k); },
+      [&] { bao::extract_slice(bytes, 0, ~std::uint64_t{0}, k); },
+      [&] { bao::extract_slice(tree, 1u << 20, 1u << 30, nowhere, k); },
+      [&] { bao::extract_slice_outboard(tree, data, 0, ~std::uint64_t{0}, nowhere, k); },
+      // converters:
+      [&] { bao::pre_order_outboard(bytes, k); },
+      [&] { bao::post_order_outboard(bytes, k); },
+  };
+  constexpr std::size_t converters = 6;
+  for (const bool outboard : {false, true}) {
+    for (const bool with_pool : {false, true}) {
+      for (const std::uint64_t start : {std::uint64_t{0}, std::uint64_t{5} << 30}) {
+        entry_points.emplace_back([&, outboard, with_pool, start] {
+          bao::reader r = outboard ? bao::reader(hash, tree, data, k) : bao::reader(hash, tree, k);
+          if (with_pool) r.use_pool(thread_pool::default_pool());
+          std::vector<std::byte> out(1 << 20);
+          r.seek(start);
+          r.read(out);
+        });
+      }
+    }
+  }
+  entry_points.emplace_back([&] {
+    bao::reader r = bao::reader::over_slice(hash, tree, 0, ~std::uint64_t{0}, k);
+    std::vector<std::byte> out(1 << 20);
+    r.read(out);
+  });
+  entry_points.emplace_back([&] {
+    bao::reader r = bao::reader(hash, bao::pre_order_view(tree, bytes.size(), k), data, k);
+    r.length();
+  });
+  const std::uint64_t claims[] = {std::uint64_t{1} << 30, std::uint64_t{16} << 30,
+                                  std::uint64_t{1} << 63, ~std::uint64_t{0} - 1023,
+                                  ~std::uint64_t{0}};
+  thread_pool::default_pool();  // started before the limit
+  for (const std::uint64_t claim : claims) {
+    for (k = 0; k <= bao::max_group_log; ++k) {
+      // The claim in the header (a combined encoding's first 8 bytes, a post-order outboard's
+      // last 8).
+      for (std::size_t i = 0; i < 8; ++i) {
+        bytes[i] = bytes[bytes.size() - 8 + i] = static_cast<std::byte>(claim >> (8 * i));
+      }
+      for (std::size_t e = 0; e < entry_points.size(); ++e) {
+        SCOPED_TRACE(testing::Message()
+                     << "claim " << claim << ", group_log " << k << ", entry point " << e);
+        largest = 0;
+        refuse_above = most;
+        bool failed_as_it_should = false;
+        try {
+          entry_points[e]();
+        } catch (const bao::error&) {
+          failed_as_it_should = true;
+        } catch (const std::out_of_range&) {
+          failed_as_it_should = true;  // a slice's reader asked for its length past the slice
+        } catch (const std::bad_alloc&) {
+        }
+        refuse_above = 0;
+        EXPECT_LE(largest.load(), most);
+        // (The slicers check no hashes: they fail where the bytes run out, which they do. The
+        // converters check nothing either: a claim of one group has no parents to move.)
+        const bool converter = e == converters || e == converters + 1;
+        EXPECT_TRUE(failed_as_it_should || converter);
+      }
+    }
+  }
 }
 
 }  // namespace

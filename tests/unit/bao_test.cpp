@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -414,6 +415,42 @@ TEST(BaoGroups, EveryGroupSizeKeepsTheHashAndDropsOnlyTheLowParents) {
   }
   EXPECT_THROW(bao::encode(byte_vector(10), bao::max_group_log + 1), bao::error);
   EXPECT_THROW(bao::encoded_size(10, bao::max_group_log + 1), bao::error);
+}
+
+// A size past 2^64 - 1 is refused, never wrapped: at every group size, the largest length whose
+// encoding fits has its exact size, and the next one throws.
+TEST(BaoGroups, SizesPast64BitsAreRefusedNotWrapped) {
+  constexpr std::uint64_t max = ~std::uint64_t{0};
+  for (unsigned k = 0; k <= bao::max_group_log; ++k) {
+    SCOPED_TRACE(k);
+    const std::uint64_t group = std::uint64_t{1024} << k;
+    // The exact size (none past 2^64 - 1): the header, a parent per leaf but one, the input.
+    auto exact = [&](std::uint64_t n, bool outboard) -> std::optional<std::uint64_t> {
+      const std::uint64_t leaves = n == 0 ? 1 : (n - 1) / group + 1;
+      const std::uint64_t tree = 8 + (leaves - 1) * 64;
+      if (outboard) return tree;
+      if (n > max - tree) return std::nullopt;
+      return tree + n;
+    };
+    // Outboards always fit (their parents are below 2^60 bytes).
+    for (const std::uint64_t n : {max, max - 1, max - group, std::uint64_t{1} << 63}) {
+      EXPECT_EQ(bao::outboard_size(n, k), exact(n, true));
+    }
+    // The largest length whose combined encoding fits, bisected.
+    std::uint64_t lo = std::uint64_t{1} << 62, hi = max;
+    while (lo < hi) {
+      const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+      if (exact(mid, false)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    EXPECT_EQ(bao::encoded_size(lo, k), exact(lo, false));
+    for (const std::uint64_t n : {lo + 1, lo + std::min(group, max - lo), max - 1, max}) {
+      EXPECT_THROW(bao::encoded_size(n, k), std::overflow_error) << n;
+    }
+  }
 }
 
 // ---- hostile encodings ----
