@@ -15,7 +15,7 @@ set(_fastblake_suite_labels
 # unit under qemu (4 to 26 s each there), where they gain nothing: they test trees, threads,
 # files, the offload and Bao, not kernels, and run in every other build.
 set(_fastblake_threads_cases
-    "^(ThreadPool|ThreadsEnvironment|Blake3Parallel|Allocations|BaoThreads)\\."
+    "^(ThreadPool|ThreadsEnvironment|Blake3Parallel|Allocations|BaoThreads|OffloadThreads)\\."
     "^Blake2Backends\\.(ParallelLeavesOnThreadsMatch|ManyMessagesOnThreads)")
 set(_fastblake_qemu_slow_cases
     "^FileHashing\\.(ProgressStepsAtTheirLimits|EveryStrategyMatchesTheInMemoryHash)$"

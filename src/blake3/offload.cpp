@@ -32,8 +32,11 @@ offload_mode mode_from_environment(const fastblake::accelerator::plugin* registe
 
 // Everything below is read and written under `lock`: eligible subtrees are megabytes, so one
 // lock a subtree costs nothing. The lock is never held while the plug-in runs, so that its
-// functions may call the library (current_offload(), offload_min_size(), hashing); `calling`
+// functions may call the library (current_offload(), offload_min_size(), hashing); `busy`
 // keeps it to one call at a time instead, and any other subtree meanwhile goes to the CPU.
+// `busy` outlives registrations: a call of the plug-in registered before (the same plug-in,
+// registered again) may still be running when a new one comes, and the promise of one call at
+// a time is the functions', whatever table they were reached through.
 struct state {
   fork_safe_mutex lock;
   // The registration all the rest belongs to; another one starts afresh (synced).
@@ -43,7 +46,7 @@ struct state {
   bool mode_set = false;
   std::uint64_t min_size = 16u << 20;
   bool prepared = false;
-  bool calling = false;
+  bool busy = false;
   std::uint64_t offloaded = 0;
   std::uint64_t kept = 0;
   std::error_code error;
@@ -72,7 +75,6 @@ state& synced(state& s) noexcept {
     s.registered = accelerator::current();
     if (!s.mode_set) s.mode = mode_from_environment(s.registered.plugin);
     s.prepared = false;
-    s.calling = false;  // a call under way belongs to the registration before
     s.offloaded = 0;
     s.kept = 0;
     s.error.clear();
@@ -88,7 +90,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) noexcept {
 
 // With the lock held: whether a subtree of `size` bytes may go to the accelerator now.
 bool eligible(const state& s, std::uint64_t size) noexcept {
-  return s.registered.plugin != nullptr && !s.error && !s.calling &&
+  return s.registered.plugin != nullptr && !s.error && !s.busy &&
          s.mode != offload_mode::disabled &&
          (s.mode != offload_mode::automatic || size >= s.min_size);
 }
@@ -102,7 +104,6 @@ bool still_registered(state& s, std::uint64_t generation) noexcept {
 // With the lock held after a failed call: the error, kept, and the accelerator not used again.
 void record_failure(state& s, const std::error_code& error, std::errc otherwise) noexcept {
   s.error = error ? error : std::make_error_code(otherwise);
-  s.calling = false;
   update_floor(s);
 }
 
@@ -117,12 +118,13 @@ verdict try_accelerator(state& s, std::unique_lock<fork_safe_mutex>& lock,
   if (!eligible(synced(s), input.size())) return verdict::cpu;
   const fastblake::accelerator::plugin* p = s.registered.plugin;
   const std::uint64_t generation = s.registered.generation;
-  s.calling = true;
+  s.busy = true;
   std::error_code error;
   if (!s.prepared) {
     lock.unlock();
     const bool ready = p->prepare(error);
     lock.lock();
+    s.busy = false;  // the call has ended, whichever registration is current now
     if (!still_registered(s, generation)) return verdict::cpu;
     if (!ready) {
       record_failure(s, error, std::errc::no_such_device);
@@ -130,13 +132,12 @@ verdict try_accelerator(state& s, std::unique_lock<fork_safe_mutex>& lock,
     }
     s.prepared = true;
     // prepare() may have changed the mode or the minimum size.
-    s.calling = false;
     if (!eligible(s, input.size())) return verdict::cpu;
-    s.calling = true;
+    s.busy = true;
   }
   if (s.mode == offload_mode::automatic && s.policy.choose() == offload_policy::side::cpu) {
     ++s.kept;
-    s.calling = false;
+    s.busy = false;
     return verdict::cpu_measured;
   }
   lock.unlock();
@@ -144,12 +145,12 @@ verdict try_accelerator(state& s, std::unique_lock<fork_safe_mutex>& lock,
   const bool hashed = p->subtree_children(input, chunk_counter, m, children, error);
   const double seconds = seconds_since(start);
   lock.lock();
+  s.busy = false;
   if (!still_registered(s, generation)) return hashed ? verdict::done : verdict::cpu;
   if (!hashed) {
     record_failure(s, error, std::errc::io_error);
     return verdict::cpu;
   }
-  s.calling = false;
   s.policy.record(offload_policy::side::accelerator, input.size(), seconds);
   ++s.offloaded;
   return verdict::done;

@@ -390,6 +390,68 @@ TEST_F(Offload, APluginMayCallTheLibraryFromItsFunctions) {
   EXPECT_FALSE(fake.invalid_subtree);
 }
 
+// The promise of one call at a time holds across registrations: a plug-in registered again
+// (the last registration starts afresh) while one of its calls runs is not called beside it.
+// Four threads hash while a fifth registers the same slow plug-in again and again.
+bool slow_prepare(std::error_code&) noexcept {
+  const inside_plugin inside;
+  return true;
+}
+
+bool slow_children(std::span<const std::byte> subtree, std::uint64_t chunk_counter,
+                   const b3::hazmat::mode& m, std::span<std::uint8_t, 64> children,
+                   std::error_code&) noexcept {
+  const inside_plugin inside;
+  ++reentrant_calls;
+  std::this_thread::sleep_for(std::chrono::microseconds(300));
+  const std::uint64_t offset = chunk_counter * b3::chunk_size;
+  const std::uint64_t left = b3::hazmat::left_subtree_len(subtree.size());
+  const b3::hazmat::chaining_value l = subtree_cv(subtree.data(), left, offset, m);
+  const b3::hazmat::chaining_value r =
+      subtree_cv(subtree.data() + left, subtree.size() - left, offset + left, m);
+  std::memcpy(children.data(), l.data(), 32);
+  std::memcpy(children.data() + 32, r.data(), 32);
+  return true;
+}
+
+constexpr accelerator::plugin slow_offload{
+    .name = "slow", .prepare = slow_prepare, .subtree_children = slow_children};
+
+TEST(OffloadThreads, OneCallAtATimeAcrossRegistrations) {
+  const std::uint64_t saved_min = offload_min_size();
+  const auto input = vector_input((3u << 20) + 5);
+  set_offload_mode(offload_mode::disabled);
+  const b3::digest want = b3::hash(input);
+  ASSERT_TRUE(accelerator::register_plugin(&slow_offload));
+  set_offload_mode(offload_mode::forced);
+  set_offload_min_size(1u << 20);
+  reentrant_overlapped = false;
+  const int calls = reentrant_calls.load();
+  std::atomic<bool> hashing{true};
+  within_a_minute([&] {
+    std::thread registering([&] {
+      while (hashing) {
+        EXPECT_TRUE(accelerator::register_plugin(&slow_offload));
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+    });
+    std::vector<std::thread> hashers;
+    for (int t = 0; t < 4; ++t) {
+      hashers.emplace_back([&] {
+        for (int i = 0; i < 12; ++i) EXPECT_EQ(b3::hash(input), want);
+      });
+    }
+    for (std::thread& t : hashers) t.join();
+    hashing = false;
+    registering.join();
+  });
+  EXPECT_GT(reentrant_calls.load(), calls);
+  EXPECT_FALSE(reentrant_overlapped) << "the plug-in was called while it was being called";
+  EXPECT_TRUE(accelerator::register_plugin(nullptr));
+  set_offload_mode(offload_mode::automatic);
+  set_offload_min_size(saved_min);
+}
+
 // FASTBLAKE_BACKEND names an accelerator by its plug-in's name, whatever it is: ctest runs
 // this in a fresh process with FASTBLAKE_BACKEND set to the name of the plug-in it registers
 // ("fake-gpu", which the library has never heard of) and to another accelerator's ("cuda").
