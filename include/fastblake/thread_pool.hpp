@@ -90,7 +90,9 @@ class FASTBLAKE_API thread_pool {
   static std::size_t default_threads() noexcept;
 
   /// The process-wide pool behind the automatic parallel paths, with default_threads()
-  /// threads, created on first use. Throws std::system_error if it cannot be created.
+  /// threads, created on first use; with fewer (halved until the system gives them, down to the
+  /// calling thread alone) where the system refuses threads, as under a small RLIMIT_AS.
+  /// Throws std::bad_alloc only, where not even that can be made.
   static thread_pool& default_pool();
 
  private:

@@ -333,11 +333,26 @@ std::size_t thread_pool::default_threads() noexcept {
 // The pool is a function's static, but made only under adopt_mutex, which fork() takes too:
 // a fork while another thread was making it would leave the child the static's guard held by
 // a thread it does not have, and its first default_pool() waiting on it for ever.
+namespace {
+// The default pool: of as many threads as the system gives, halving down to the calling
+// thread alone (under a small RLIMIT_AS, or a limit on processes, threads cannot always be had;
+// hashing then goes on with fewer).
+thread_pool make_default_pool() {
+  for (std::size_t n = thread_pool::default_threads();; n = std::max<std::size_t>(n / 2, 1)) {
+    try {
+      return thread_pool(n);
+    } catch (const std::system_error&) {
+      if (n == 1) throw;
+    }
+  }
+}
+}  // namespace
+
 thread_pool& thread_pool::default_pool() {
   static std::atomic<thread_pool*> made{nullptr};
   if (thread_pool* p = made.load(std::memory_order_acquire)) return *p;
   const std::lock_guard lock(adopt_mutex);
-  static thread_pool pool(default_threads());
+  static thread_pool pool = make_default_pool();
   made.store(&pool, std::memory_order_release);
   return pool;
 }

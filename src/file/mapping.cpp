@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -44,6 +45,9 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
   }
   void* map = mmap(nullptr, static_cast<std::size_t>(map_len), PROT_READ, MAP_SHARED, src.fd,
                    static_cast<off_t>(map_from));
+  // No address space for the mapping (a limit on it, RLIMIT_AS, as batch schedulers set): read
+  // instead, as from a file system that cannot map (nothing has been hashed yet).
+  if (map == MAP_FAILED && errno == ENOMEM) return std::make_error_code(std::errc::no_such_device);
   if (map == MAP_FAILED) return errno_code();
   struct unmap_at_exit {
     void* data;

@@ -23,21 +23,38 @@ void for_each_part(thread_pool& pool, std::size_t from, std::size_t to, const Pa
             [&] { for_each_part(pool, middle, to, part); });
 }
 
-// Reads part `part` of a subtree, `size` bytes from file offset `offset`, into subtree.
-std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size, subtree_parts& subtree,
-                          std::size_t part) {
-  const aligned_buffer buffer = allocate_aligned(part_buffer_size);
-  if (!buffer) return std::make_error_code(std::errc::not_enough_memory);
+// Reads part `part` of a subtree, `size` bytes from file offset `offset`, into subtree,
+// through `buffer`.
+std::error_code read_part_through(int fd, std::uint64_t offset, std::uint64_t size,
+                                  subtree_parts& subtree, std::size_t part, std::byte* buffer,
+                                  std::size_t buffer_size) {
   auto position = static_cast<off_t>(offset);
   for (std::uint64_t left = size; left > 0;) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(part_buffer_size, left));
-    const ssize_t n = read_fully(fd, buffer.get(), want, &position);
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer_size, left));
+    const ssize_t n = read_fully(fd, buffer, want, &position);
     if (n < 0) return errno_code();
     if (static_cast<std::size_t>(n) < want) return make_error_code(file_errc::truncated);
-    subtree.update(part, std::span<const std::byte>(buffer.get(), want));
+    subtree.update(part, std::span<const std::byte>(buffer, want));
     left -= want;
   }
   return {};
+}
+
+// Where the heap has not 64 KiB to give (a small RLIMIT_AS; a new thread may find no arena):
+// a smaller buffer on this thread's stack, kept out of read_part's frame so that the usual
+// path needs no more stack than it did.
+[[gnu::noinline]] std::error_code read_part_on_stack(int fd, std::uint64_t offset,
+                                                     std::uint64_t size, subtree_parts& subtree,
+                                                     std::size_t part) {
+  alignas(direct_alignment) std::byte buffer[16u << 10];
+  return read_part_through(fd, offset, size, subtree, part, buffer, sizeof buffer);
+}
+
+std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size, subtree_parts& subtree,
+                          std::size_t part) {
+  const aligned_buffer buffer = allocate_aligned(part_buffer_size);
+  if (!buffer) return read_part_on_stack(fd, offset, size, subtree, part);
+  return read_part_through(fd, offset, size, subtree, part, buffer.get(), part_buffer_size);
 }
 
 }  // namespace

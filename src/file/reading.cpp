@@ -72,14 +72,20 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
       return {};
     }
   }
-  const aligned_buffer buffers = allocate_aligned(2 * read_buffer_size);
+  // Smaller buffers where the system has no more memory to give (a small RLIMIT_AS), down to
+  // the small files' size: slower, but the file is hashed.
+  std::size_t buffer_size = read_buffer_size;
+  aligned_buffer buffers = allocate_aligned(2 * buffer_size);
+  while (!buffers && buffer_size > small_file_size) {
+    buffer_size /= 2;
+    buffers = allocate_aligned(2 * buffer_size);
+  }
   if (!buffers) return std::make_error_code(std::errc::not_enough_memory);
   std::byte* current = buffers.get();
-  std::byte* next = buffers.get() + read_buffer_size;
+  std::byte* next = buffers.get() + buffer_size;
   thread_pool* pool = threads ? pool_of(options) : nullptr;
   // Overlapping reading with hashing pays from a couple of buffers on.
-  const bool overlap =
-      pool != nullptr && pool->size() > 1 && (!bounded || total > 2 * read_buffer_size);
+  const bool overlap = pool != nullptr && pool->size() > 1 && (!bounded || total > 2 * buffer_size);
   const bool split = overlap && h.splits_reads();
   const auto absorb = [&](std::span<const std::byte> data) {
     if (split) {
@@ -90,9 +96,9 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
   };
   std::uint64_t unread = bounded ? total : std::numeric_limits<std::uint64_t>::max();
   const auto read_into = [&](std::byte* buffer) {
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(read_buffer_size, unread));
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer_size, unread));
     // O_DIRECT reads whole blocks, of which only `want` bytes are the file's to hash here
-    // (read_buffer_size is whole blocks, so the rounded request fits).
+    // (buffer_size is whole blocks, so the rounded request fits).
     const std::size_t asked =
         src.direct ? (want + direct_alignment - 1) / direct_alignment * direct_alignment : want;
     ssize_t n = want == 0 ? 0 : read_fully(src.fd, buffer, asked, at);

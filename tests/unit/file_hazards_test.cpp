@@ -3,7 +3,9 @@
 // the file really had, never in zeros it never held; a thousand threads hashing mapped files
 // that shrink under them; descriptors opened with O_DIRECT.
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <latch>
 #include <optional>
 #include <string>
@@ -293,6 +296,43 @@ TEST_F(FileHazards, AThousandThreadsHashMappedFilesThatShrinkUnderThem) {
 // A descriptor opened with O_DIRECT hashes as any other, by every strategy, from any offset
 // and to any limit: its reads must be whole blocks into aligned memory, or the kernel refuses
 // them (EINVAL).
+// Under an address-space limit (RLIMIT_AS) that leaves no room to map the file, every way
+// reads it instead (and hashes it right): in a child process, whose limit is its own.
+TEST_F(FileHazards, AFileThatCannotBeMappedForWantOfAddressSpaceIsRead) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(__EMSCRIPTEN__)
+  GTEST_SKIP() << "a sanitizer's runtime (or a runtime without fork) cannot live under the limit";
+#else
+  random_source rng(test_seed() + 64);
+  const std::vector<std::byte> data = rng.bytes((48u << 20) + 77);
+  const fs::path p = write("unmappable", data);
+  const b3::digest want = b3::hash(data);
+  thread_pool::default_pool();  // its threads exist before the limit, as a long-lived program's
+  for (const way& w : every_way) {
+    SCOPED_TRACE(w.name);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      // Room for buffers and a thread or two, not for the file.
+      std::ifstream statm("/proc/self/statm");
+      std::uint64_t pages = 0;
+      statm >> pages;
+      const rlim_t limit = pages * page_size() + (24u << 20);
+      const rlimit as{limit, limit};
+      if (::setrlimit(RLIMIT_AS, &as) != 0) ::_exit(2);
+      const windows_forced forced(w.window);
+      b3::file_options options;
+      options.strategy = w.strategy;
+      std::error_code ec;
+      const b3::digest got = b3::hash_file(p, options, ec);
+      ::_exit(!ec && got == want ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  }
+#endif
+}
+
 TEST_F(FileHazards, DescriptorsOpenedWithODirectHashAsAnyOther) {
 #ifndef O_DIRECT
   GTEST_SKIP() << "no O_DIRECT here";

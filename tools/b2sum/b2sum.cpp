@@ -527,12 +527,9 @@ int run_unguarded(int argc, char** argv) {
   // pays (tools::usable_threads).
   const std::size_t jobs = tools::usable_threads(c.jobs);
   const std::size_t leaf_threads = tools::usable_threads(c.leaf_threads);
-  std::unique_ptr<fastblake::thread_pool> pool;
-  try {
-    pool = std::make_unique<fastblake::thread_pool>(std::max<std::size_t>({2, jobs, leaf_threads}));
-  } catch (const std::system_error& e) {
-    fatal(std::string("cannot start threads: ") + std::strerror(e.code().value()));
-  }
+  // (As many as the system gives: on the calling thread alone where it gives none.)
+  const std::unique_ptr<fastblake::thread_pool> pool =
+      tools::pool_of_at_most(std::max<std::size_t>({2, jobs, leaf_threads}));
   s.file.pool = pool.get();
 
   bool ok = true;

@@ -369,15 +369,10 @@ b3::key_type read_key() {
   return key;
 }
 
-// A thread count from the command line, capped (tools::usable_threads); the pool, or a
-// message and exit status 1 when the system refuses the threads.
+// A thread count from the command line, capped (tools::usable_threads); the pool of as many
+// as the system gives.
 std::unique_ptr<fastblake::thread_pool> make_pool(std::uint64_t threads) {
-  try {
-    return std::make_unique<fastblake::thread_pool>(tools::usable_threads(threads));
-  } catch (const std::system_error& e) {
-    fatal("cannot start " + std::to_string(tools::usable_threads(threads)) +
-          " threads: " + os_error(e.code()));
-  }
+  return tools::pool_of_at_most(tools::usable_threads(threads));
 }
 
 // The inputs names stand for: with --recursive, the files under directories.

@@ -11,4 +11,10 @@ struct exit_status {
 /// Ends the run with `status` (caught by the tool's run(), which returns it).
 [[noreturn]] inline void finish(int status) { throw exit_status{status}; }
 
+/// Called first by each tool's main: where memory runs out so early that the C++ runtime cannot
+/// allocate the std::bad_alloc its run() would catch (under a small RLIMIT_AS), the tool writes
+/// program + words + "\n" (its run()'s message for std::bad_alloc) and exits with status 1,
+/// where std::terminate would abort.
+void end_quietly_when_memory_runs_out(const char* program, const char* words) noexcept;
+
 }  // namespace tools

@@ -1,0 +1,50 @@
+// The end of a run whose C++ runtime cannot allocate even an exception (run.hpp).
+#include "run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <new>
+
+namespace tools {
+namespace {
+
+// The message, made when the handler is installed: nothing is allocated when it is written.
+char message[256];
+std::size_t message_len = 0;
+std::terminate_handler previous = nullptr;
+
+// A throw whose exception cannot be allocated (malloc fails, and the runtime's emergency pool
+// was never made: memory ran out before main) ends in std::terminate with no exception in
+// flight; so does a std::bad_alloc thrown through a noexcept function. Both are memory running
+// out. Anything else is left to the handler before.
+[[noreturn]] void on_terminate() noexcept {
+  const std::exception_ptr current = std::current_exception();
+  bool out_of_memory = current == nullptr;
+  if (!out_of_memory) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
+    } catch (...) {
+    }
+  }
+  if (out_of_memory) {
+    (void)!::write(STDERR_FILENO, message, message_len);
+    ::_exit(1);
+  }
+  if (previous != nullptr) previous();
+  std::abort();
+}
+
+}  // namespace
+
+void end_quietly_when_memory_runs_out(const char* program, const char* words) noexcept {
+  const int n = std::snprintf(message, sizeof message, "%s%s\n", program, words);
+  message_len = n < 0 ? 0 : std::min(static_cast<std::size_t>(n), sizeof message - 1);
+  previous = std::set_terminate(on_terminate);
+}
+
+}  // namespace tools
