@@ -5,7 +5,9 @@
 // -j/--jobs, GNU's check options (--status, --strict, --ignore-missing, -w/--warn),
 // -z/--zero, -r/--recursive with -L/--dereference, and a real --progress bar. The README
 // lists every difference.
-#include <fcntl.h>
+//
+// Here: the run, from the command line (options.cpp) to the exit status; hashing an input and
+// printing its sum are in hashing.cpp, --check in check.cpp.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,7 +22,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <variant>
 #include <vector>
 
 #include <fastblake/backend.hpp>
@@ -36,8 +37,10 @@
 #include "../common/run.hpp"
 #include "../common/threads.hpp"
 #include "../common/walk.hpp"
+#include "check.hpp"
 #include "check_line.hpp"
 #include "cli.hpp"
+#include "hashing.hpp"
 #include "run.hpp"
 
 namespace b3sum::detail {
@@ -85,270 +88,8 @@ namespace {
 
 using namespace b3sum::detail;
 using b3sum::lossy_utf8;
-using b3sum::shown_name;
 namespace b3 = fastblake::blake3;
 namespace fs = std::filesystem;
-
-// The most files (or check lines) handed to a distributor at once.
-constexpr std::size_t distributed_batch = 1u << 16;
-
-// Rust's io::Error display: "<strerror> (os error N)".
-std::string os_error(const std::error_code& ec) {
-  if (ec.category() != std::generic_category() && ec.category() != std::system_category()) {
-    return ec.message();
-  }
-  std::string m = std::strerror(ec.value());
-  m.append(" (os error ").append(std::to_string(ec.value())).append(")");
-  return m;
-}
-
-struct context {
-  options opt;
-  b3sum::mode_spec spec;
-  b3::hasher mode;
-  b3sum::distributor* elsewhere = nullptr;
-  b3::file_options file;
-  std::uint64_t length = 32;
-  std::uint64_t seek = 0;
-  std::unique_ptr<tools::progress_display> progress;
-};
-
-// Reports file progress to the display, if there is one.
-void attach_progress(context& ctx, bool shared) {
-  if (!ctx.progress) return;
-  ctx.file.progress_step = 1u << 20;
-  tools::progress_display* display = ctx.progress.get();
-  if (shared) {
-    ctx.file.progress = [display](std::uint64_t done, std::uint64_t total) {
-      display->update_shared(done, total);
-      return true;
-    };
-  } else {
-    ctx.file.progress = [display](std::uint64_t done, std::uint64_t total) {
-      display->update(done, total);
-      return true;
-    };
-  }
-}
-
-// The whole job's progress, for a distributor.
-std::function<void(std::uint64_t, std::uint64_t)> progress_callback(const context& ctx) {
-  if (!ctx.progress) return {};
-  tools::progress_display* display = ctx.progress.get();
-  return
-      [display](std::uint64_t done, std::uint64_t total) { display->update_shared(done, total); };
-}
-
-// Hashes one input ("-" is standard input, read as a stream) into a reader; on failure, the
-// errno-style error.
-std::optional<b3::output_reader> hash_input(const context& ctx, const std::string& name,
-                                            std::error_code& ec, std::string& error) {
-  b3::hasher h = ctx.mode;
-  b3::file_options file = ctx.file;
-  if (ctx.progress) ctx.progress->start(lossy_utf8(name));
-  if (name == "-") {
-    if (ctx.opt.keyed) {
-      error = "Cannot open `-` in keyed mode";
-      return std::nullopt;
-    }
-    file.strategy = b3::file_strategy::stream;
-    b3::update_from_fd(h, STDIN_FILENO, file, ec);
-  } else {
-    b3::update_from_file(h, name, file, ec);
-  }
-  if (ctx.progress) ctx.progress->finish();
-  if (ec) {
-    error = os_error(ec);
-    return std::nullopt;
-  }
-  return h.finalize_xof();
-}
-
-// Writes `length` output bytes from the reader as hex, in pieces: any length streams in
-// bounded memory.
-void write_hex(b3::output_reader& reader, std::uint64_t length) {
-  std::array<std::uint8_t, 4096> block;
-  std::array<char, 2 * block.size()> hex;
-  for (std::uint64_t left = length; left > 0;) {
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
-    reader.fill(std::span(block).first(n));
-    fastblake::detail::write_hex(block.data(), n, hex.data());
-    out.write(std::string_view(hex.data(), 2 * n));
-    check_output();
-    left -= n;
-  }
-}
-
-void print_output(const context& ctx, b3::output_reader reader, const std::string& name) {
-  if (ctx.progress) ctx.progress->clear();
-  reader.seek(ctx.seek);
-  if (ctx.opt.raw) {
-    std::vector<std::uint8_t> bytes(64 * 1024);
-    for (std::uint64_t left = ctx.length; left > 0;) {
-      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, bytes.size()));
-      reader.fill(std::span(bytes).first(n));
-      out.write(std::string_view(reinterpret_cast<const char*>(bytes.data()), n));
-      check_output();
-      left -= n;
-    }
-    return;
-  }
-  // -z: no escaping, as GNU.
-  bool escaped = false;
-  const std::string shown = ctx.opt.zero ? lossy_utf8(name) : shown_name(name, escaped);
-  if (escaped && !ctx.opt.no_names) out.put('\\');
-  if (ctx.opt.tag && !ctx.opt.no_names) out.write("BLAKE3 (" + shown + ") = ");
-  write_hex(reader, ctx.length);
-  if (!ctx.opt.tag && !ctx.opt.no_names) out.write("  " + shown);
-  out.put(ctx.opt.zero ? '\0' : '\n');
-  check_output();
-}
-
-// ---- --check ----
-
-void verdict(const context& ctx, const std::string& line) {
-  if (ctx.opt.checking.status) return;
-  out.write(line + "\n");
-  check_output();
-}
-
-// The verdict on one well-formed line of a check file, given what hashing its file gave.
-void check_verdict(const context& ctx, const b3sum::check_entry& entry,
-                   std::optional<b3::output_reader>& reader, const std::error_code& ec,
-                   const std::string& error, tools::check_counts& counts) {
-  const tools::check_options& o = ctx.opt.checking;
-  if (ctx.progress) ctx.progress->clear();
-  if (!reader) {
-    if (o.ignore_missing && ec == std::errc::no_such_file_or_directory) return;
-    ++counts.unreadable;
-    if (o.status) {
-      to_stderr("b3sum: " + lossy_utf8(entry.path) + ": " + error + "\n");
-    } else {
-      verdict(ctx, entry.shown + ": FAILED (" + error + ")");
-    }
-    return;
-  }
-  // From --seek on, as the official compares: with any seek but 0 a sum made without one fails.
-  reader->seek(ctx.seek);
-  std::vector<std::uint8_t> found(entry.expected.size());
-  reader->fill(std::span(found));
-  if (found == entry.expected) {
-    ++counts.matched;
-    if (!o.quiet) verdict(ctx, entry.shown + ": OK");
-  } else {
-    ++counts.mismatched;
-    verdict(ctx, entry.shown + ": FAILED");
-  }
-}
-
-// Checks lines of a check file in order, printing their verdicts, and counts them. With a
-// distributor, their files (standard input aside) are hashed through it all at once.
-// `where`: the check file as GNU names it in --warn's messages; `line_number`: the first
-// line's.
-struct check_position {
-  std::string file;
-  std::size_t line_number = 0;
-};
-
-void check_lines(const context& ctx, const std::vector<std::string>& lines, check_position where,
-                 tools::check_counts& counts) {
-  std::vector<std::variant<b3sum::check_entry, const char*>> parsed;
-  std::vector<std::string> elsewhere;
-  for (const std::string& line : lines) {
-    parsed.push_back(b3sum::parse_check_line(line));
-    const auto* entry = std::get_if<b3sum::check_entry>(&parsed.back());
-    if (ctx.elsewhere != nullptr && entry != nullptr && entry->path != "-") {
-      elsewhere.push_back(entry->path);
-    }
-  }
-  std::vector<std::optional<b3::file_result>> hashed(elsewhere.size());
-  if (!elsewhere.empty()) {
-    ctx.elsewhere->hash(
-        elsewhere, ctx.spec, ctx.file.pool, ctx.file.strategy, progress_callback(ctx),
-        [&](std::size_t i, b3::file_result&& r) { hashed[i].emplace(std::move(r)); });
-  }
-  std::size_t next_hashed = 0;
-  for (const auto& line : parsed) {
-    ++where.line_number;
-    if (const auto* why = std::get_if<const char*>(&line)) {
-      ++counts.malformed;
-      if (!ctx.opt.checking.status) {
-        out.flush();
-        // --warn: GNU's message for the line, in place of the official's reason.
-        to_stderr(ctx.opt.checking.warn
-                      ? "b3sum: " + where.file + ": " + std::to_string(where.line_number) +
-                            ": improperly formatted BLAKE3 checksum line\n"
-                      : std::string("b3sum: ") + *why + "\n");
-      }
-      continue;
-    }
-    ++counts.well_formed;
-    const auto& entry = std::get<b3sum::check_entry>(line);
-    std::error_code ec;
-    std::string error;
-    std::optional<b3::output_reader> reader;
-    if (ctx.elsewhere != nullptr && entry.path != "-") {
-      b3::file_result& r = *hashed[next_hashed++];
-      if (ctx.progress) ctx.progress->finish();
-      ec = r.error;
-      if (ec) {
-        error = os_error(ec);
-      } else {
-        reader = r.output;
-      }
-    } else {
-      reader = hash_input(ctx, entry.path, ec, error);
-    }
-    check_verdict(ctx, entry, reader, ec, error, counts);
-  }
-}
-
-// Checks every line of one check file. A check file that cannot be opened or read ends the
-// run, as in the official b3sum. Returns whether it passed.
-bool check_file(const context& ctx, const std::string& name, tools::check_counts& run_counts) {
-  const int fd = name == "-" ? STDIN_FILENO : tools::open_above_standard(name.c_str(), O_RDONLY);
-  if (fd < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
-  tools::line_reader in(fd);
-  tools::check_counts counts;
-  // One line at a time, as the official b3sum, unless a distributor hashes many at once.
-  const std::size_t group = ctx.elsewhere != nullptr ? distributed_batch : 1;
-  std::vector<std::string> lines;
-  bool utf8 = true;
-  check_position where{name == "-" ? std::string("standard input") : lossy_utf8(name), 0};
-  for (std::string line; in.next(line);) {
-    // The official reads the check file as text: the lines before one that is not UTF-8 are
-    // checked, and that one ends the run.
-    if (lossy_utf8(line) != line) {
-      utf8 = false;
-      break;
-    }
-    // A line past the reader's limit is read through; it could not name a file to open.
-    lines.push_back(in.last_too_long() ? std::string("line too long\n") : std::move(line));
-    if (lines.size() == group) {
-      check_lines(ctx, lines, where, counts);
-      where.line_number += lines.size();
-      lines.clear();
-    }
-  }
-  if (!lines.empty()) check_lines(ctx, lines, where, counts);
-  if (!utf8) fatal("stream did not contain valid UTF-8");
-  if (in.error() != 0) fatal(os_error(std::error_code(in.error(), std::generic_category())));
-  if (in.endless()) fatal(lossy_utf8(name) + ": a line too long (1 GiB and more)");
-  if (fd != STDIN_FILENO) ::close(fd);
-  const tools::check_options& o = ctx.opt.checking;
-  if (o.ignore_missing && counts.matched == 0) {
-    out.flush();
-    to_stderr("b3sum: " + lossy_utf8(name) + ": no file was verified\n");
-  }
-  run_counts.malformed += counts.malformed;
-  run_counts.unreadable += counts.unreadable;
-  run_counts.mismatched += counts.mismatched;
-  run_counts.matched += counts.matched;
-  // Improperly formatted lines always fail, as in the official b3sum (--strict's meaning).
-  tools::check_options strict = o;
-  strict.strict = true;
-  return counts.passed(strict);
-}
 
 // The key for --keyed: exactly 32 bytes on standard input.
 b3::key_type read_key() {

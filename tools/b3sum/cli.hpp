@@ -1,6 +1,6 @@
 // What b3sum's command line (options.cpp, read as the official's clap 4 parser reads it) and
-// its run (b3sum.cpp) share: the options, standard output, the tool's identity, and how a
-// usage error or a failed write ends the run.
+// its run (b3sum.cpp, hashing.cpp, check.cpp) share: the options, standard output, the tool's
+// identity, and how a usage error or a failed write ends the run.
 #pragma once
 
 #include <cstdint>
