@@ -35,11 +35,16 @@ def run(args, cwd, limit=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def starts(tool, cwd, limit):
-    """Whether the program gets to main() under the limit (the loader maps its libraries)."""
-    status, _, err = run([tool, "--version"], cwd, limit)
+def loaded(result):
+    """Whether the program got to main() (the loader mapped its libraries and its thread's
+    storage), from its outcome."""
+    status, _, err = result
     return not (status == 127 or b"error while loading shared libraries" in err
                 or b"cannot allocate TLS" in err)
+
+
+def starts(tool, cwd, limit):
+    return loaded(run([tool, "--version"], cwd, limit))
 
 
 def lowest_start(tool, cwd):
@@ -87,6 +92,8 @@ def main():
                     name = f"{os.path.basename(tool)} {' '.join(args)} under {limit // KIB} KiB"
                     status, out, err = run([tool] + args, work, limit)
                     want = unlimited[tuple(args)]
+                    if limit < 32 << 20 and not loaded((status, out, err)):
+                        continue  # (at the edge, the loader's needs vary a little)
                     if status == 0:
                         if (out, err) != want[1:]:
                             failures.append(f"{name}: status 0 with {out[:200]!r} {err[:200]!r}")

@@ -432,7 +432,7 @@ TEST(OffloadThreads, OneCallAtATimeAcrossRegistrations) {
     std::thread registering([&] {
       while (hashing) {
         EXPECT_TRUE(accelerator::register_plugin(&slow_offload));
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
     });
     std::vector<std::thread> hashers;
