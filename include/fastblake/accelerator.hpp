@@ -32,8 +32,8 @@ inline constexpr std::uint32_t interface_version = 1;
 /// (never concurrently), from whichever thread is hashing, and never from its own static
 /// initialisers or destructors; across registrations too: while a call reached through an
 /// earlier registration (of this plug-in or another) runs, no function of the new one is
-/// called, and subtrees go to the CPU meanwhile. It holds no lock of its own around them: they may call the
-/// library, backend.hpp's offload functions and hashing among them (a subtree hashed from
+/// called, and subtrees go to the CPU meanwhile. It holds no lock of its own around them: they may
+/// call the library, backend.hpp's offload functions and hashing among them (a subtree hashed from
 /// inside the plug-in, which is busy then, goes to the CPU), and may register another plug-in.
 struct plugin {
   /// interface_version, as the plug-in's library saw it when it was compiled.
