@@ -1,5 +1,5 @@
 // The gpu-* rows' inputs, shared by fastblake-bench (gpu_bench.cpp) and the device check's
-// fastblake-gpu-bench (tests/gpu/check/), so that both time the same rows.
+// fastblake-gpu-bench (cuda/tests/check/), so that both time the same rows.
 #pragma once
 
 #include <cstddef>

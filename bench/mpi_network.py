@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The network term of b3sum-mpi's model (docs/mpi.md), measured across hosts made by
+"""The network term of b3sum-mpi's model (mpi/README.md), measured across hosts made by
 scripts/mpi-hosts (root): network namespaces on a bridge, shaped by tc's token bucket (tbf).
 
 b3sum-mpi's workers each hash a piece, then send its chaining values with the request for the

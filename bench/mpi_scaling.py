@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""b3sum-mpi's scaling: measured on this machine, and modelled at scale (docs/mpi.md).
+"""b3sum-mpi's scaling: measured on this machine, and modelled at scale (mpi/README.md).
 
 1. One file in the page cache, hashed by the official b3sum (default threads, 1 and 2),
    fastblake's b3sum, and b3sum-mpi on 1 and 2 ranks (each bound to a core, as mpirun binds

@@ -1,7 +1,7 @@
 # The labels of the GoogleTest cases. CTest includes this file after each GoogleTest program's
 # discovered cases (fastblake_gtest_program in tests/CMakeLists.txt), whose names are then in
 # fastblake_discovered_tests. Every other test is labelled where it is added. The test presets
-# select by label (CMakePresets.json); the README's test section has the table of labels and
+# select by label (CMakePresets.json); docs/testing.md has the table of labels and
 # presets, and labels_select_every_test checks that every test has a label a preset runs.
 #
 # A case is kernel, backend, cuda-host or gpu by its suite, and unit otherwise; a kernel case

@@ -167,7 +167,7 @@ class context {
   /// other (fastblake-gpu-bench --variants): resident variants (hash_resident, hash_host and
   /// hash_file): "unrolled", "rolled", "imad", "compact", "pairs", "one-launch", "staged",
   /// "rolled-compact" (the default); batch variants (hash_batch*): "batch-bytewise" and
-  /// "batch-vector" (the default). docs/cuda.md says what each does and how fast each ran.
+  /// "batch-vector" (the default). cuda/README.md says what each does and how fast each ran.
   /// All give the same results.
   static std::vector<std::string> kernel_variants();
   /// Uses the variant `name` (one of kernel_variants()) for this context's work of its kind,

@@ -42,7 +42,7 @@ struct options {
   /// hashed whole by one rank (those up to 1 MiB many at once); larger files are cut into
   /// pieces of this size, each a subtree of the BLAKE3 tree, handed to whichever rank asks
   /// next. 0 chooses for each file: a sixteenth of its share of each rank, from 16 MiB to
-  /// 256 MiB (docs/mpi.md, "Scaling").
+  /// 256 MiB (mpi/README.md, "Scaling").
   std::uint64_t piece_size = 0;
   /// Each rank's hashing threads; nullptr: thread_pool::default_pool().
   thread_pool* pool = nullptr;

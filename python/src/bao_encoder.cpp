@@ -3,7 +3,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "bao.hpp"
+#include "bao_module.hpp"
 
 namespace fastblake::python {
 namespace {

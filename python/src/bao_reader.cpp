@@ -2,7 +2,7 @@
 // fastblake.bao.Decoder and SliceDecoder.
 #include <optional>
 
-#include "bao.hpp"
+#include "bao_module.hpp"
 
 namespace fastblake::python {
 namespace {

@@ -12,10 +12,10 @@
 
 namespace fastblake::python {
 
-void add_blake3(PyObject* module);         // blake3.cpp: blake3, hash_many, hash_file
-void add_blake3_hazmat(PyObject* module);  // blake3.cpp: the subtree API
-void add_blake2(PyObject* module);         // blake2.cpp: blake2b, blake2s, bp, sp, xb, xs
-void add_bao(PyObject* module);            // bao.cpp: fastblake.bao
+void add_blake3(PyObject* module);         // blake3_type.cpp: blake3, hash_many, hash_file
+void add_blake3_hazmat(PyObject* module);  // blake3_type.cpp: the subtree API
+void add_blake2(PyObject* module);         // blake2_types.cpp: blake2b, blake2s, bp, sp, xb, xs
+void add_bao(PyObject* module);            // bao_module.cpp: fastblake.bao
 
 /// The BLAKE3 output (`length` bytes) of h after absorbing the file at `path` (files.cpp):
 /// strategy "auto", "read", "mmap" or "mmap_parallel"; progress(done, total) or None.

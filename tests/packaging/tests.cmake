@@ -23,6 +23,10 @@ if(Python3_FOUND)
     COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/tools/check_layers.py"
             "${PROJECT_SOURCE_DIR}")
   set_tests_properties(include_layers PROPERTIES LABELS meta)
+  # CMakePresets.json is what cmake/presets.py makes from its table.
+  add_test(NAME presets_are_generated
+    COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/presets.py" --check)
+  set_tests_properties(presets_are_generated PROPERTIES LABELS meta)
   # Bao's vectors as the C++ and C tests read them, made from the JSON as Bao publishes it.
   add_test(NAME bao_vectors_text_is_current
     COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/vectors/bao_vectors_to_text.py"
@@ -112,31 +116,6 @@ if(FASTBLAKE_TEST_PACKAGES AND FASTBLAKE_DPKG_DEB AND UNIX AND NOT CMAKE_CROSSCO
   # lintian (scripts/test installs it) is part of the check, not skipped where it is missing.
   set_tests_properties(debian_packages PROPERTIES LABELS packaging TIMEOUT 900 COST 30
                        ENVIRONMENT FASTBLAKE_REQUIRE_LINTIAN=1)
-endif()
-
-# The tools' manual pages and completions (cmake/Manuals.cmake) against the tools: groff reads
-# the pages without a warning, and the pages and completions cover every option --help lists.
-find_program(FASTBLAKE_GROFF groff)
-if(TARGET b3sum AND FASTBLAKE_MANUALS_DIR AND FASTBLAKE_GROFF AND Python3_FOUND
-   AND NOT CMAKE_CROSSCOMPILING)
-  set(_fastblake_manuals
-      "$<TARGET_FILE:b3sum>" "${FASTBLAKE_MANUALS_DIR}/man1/${FASTBLAKE_B3SUM_NAME}.1"
-      "$<TARGET_FILE:b2sum>" "${FASTBLAKE_MANUALS_DIR}/man1/${FASTBLAKE_B2SUM_NAME}.1"
-      "$<TARGET_FILE:bao>" "${FASTBLAKE_MANUALS_DIR}/man1/${FASTBLAKE_BAO_NAME}.1")
-  if(TARGET b3sum-mpi)
-    list(APPEND _fastblake_manuals
-         "$<TARGET_FILE:b3sum-mpi>" "${FASTBLAKE_MANUALS_DIR}/man1/${FASTBLAKE_B3SUM_MPI_NAME}.1")
-  endif()
-  add_test(NAME manuals
-    COMMAND Python3::Interpreter "${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_manuals.py"
-            --groff "${FASTBLAKE_GROFF}" --completions "${FASTBLAKE_MANUALS_DIR}"
-            ${_fastblake_manuals})
-  set_tests_properties(manuals PROPERTIES LABELS packaging)
-  # b3sum-mpi --help starts MPI: as root, and under ASan, with Open MPI's own allocations left
-  # at exit (the MPI tests' environment).
-  if(TARGET b3sum-mpi AND _mpi_environment)
-    fastblake_mpi_environment(manuals)
-  endif()
 endif()
 
 # The Python distributions as users get them (scripts/wheels --test): the sdist, a manylinux

@@ -4,6 +4,8 @@ runs down them or stays in its layer, neither family (blake2, blake3: their kern
 modes) includes the other, and no two folders include each other. Fails on an include that runs
 up, on one between the families, on two folders that include each other, on a file in a folder
 no layer names, and on an include it cannot resolve; prints the layers' sizes otherwise.
+The wings (the folders under "## Wings" there) are built on the public API: the code of each
+(its tests apart) includes its own files and nothing of src/ or of another wing.
 
 Usage: check_layers.py SOURCE_DIR
 """
@@ -98,7 +100,44 @@ for (a, b), where in sorted(edges.items()):
     if a < b and (b, a) in edges:
         problems.append(f"src/{a}/ and src/{b}/ include each other ({where}; {edges[(b, a)]})")
 
+
+
+def wings():
+    """The wings' folders, from the table under "## Wings"."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("\n## Wings\n", 1)[1].split("\n## ", 1)[0]
+    found = re.findall(r"^\| `([a-z0-9-]+)/` \|", section, re.MULTILINE)
+    if not found:
+        sys.exit("check_layers: no table of wings under '## Wings' in docs/architecture.md")
+    return found
+
+
+wing_files = 0
+for wing in wings():
+    base = (ROOT / wing).resolve()
+    if not base.is_dir():
+        problems.append(f"{wing}/: a wing docs/architecture.md names, not in the tree")
+        continue
+    for path in sorted(p for p in base.rglob("*") if p.suffix in (".cpp", ".hpp", ".cu", ".h", ".c")):
+        if "tests" in path.relative_to(base).parts:
+            continue
+        wing_files += 1
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            include = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not include:
+                continue
+            if include.group(1) in GENERATED:
+                continue
+            where = f"{path.relative_to(ROOT.resolve()).as_posix()}:{number}"
+            target = (path.parent / include.group(1)).resolve()
+            if not target.is_file():
+                problems.append(f"{where}: cannot find \"{include.group(1)}\" beside it")
+            elif base not in target.parents:
+                problems.append(f"{where}: includes {target.relative_to(ROOT.resolve()).as_posix()}, "
+                                f"outside its wing {wing}/ (the public API is <fastblake/...>)")
+
 if problems:
     print("\n".join(problems))
     sys.exit(1)
-print(", ".join(f"{name} {count} files" for (_, name), count in sorted(counts.items())))
+print(", ".join(f"{name} {count} files" for (_, name), count in sorted(counts.items())) +
+      f"; wings {wing_files} files")

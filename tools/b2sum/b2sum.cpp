@@ -1,8 +1,8 @@
 // b2sum: a drop-in for GNU coreutils' b2sum (Debian 12's, 9.1), on fastblake.
 //
 // Output, messages and exit statuses follow GNU byte for byte (checked against Debian's b2sum by
-// tests/cli/b2sum_test.py), options are parsed by the C library's getopt_long as GNU's are, and
-// messages name the program by argv[0] as GNU's do. Beyond GNU: -a/--algorithm (as the BLAKE2
+// tools/b2sum/tests/b2sum_test.py), options are parsed by the C library's getopt_long as GNU's are,
+// and messages name the program by argv[0] as GNU's do. Beyond GNU: -a/--algorithm (as the BLAKE2
 // reference's b2sum), -j/--jobs and --num-threads.
 //
 // Here: hashing and printing the sums, and the run from the command line (options.cpp) to the

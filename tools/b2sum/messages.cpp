@@ -222,7 +222,7 @@ void print_help() {
             "Note: There is no difference between binary mode and text mode on GNU systems.\n"
             "\n"
             "Full documentation: man " FASTBLAKE_B2SUM_MANUAL
-            ", or README.md in fastblake's sources\n"
+            ", or tools/b2sum/README.md in fastblake's sources\n"
             "Report bugs to the fastblake developers: <fastblake@fastblake.invalid>\n");
 }
 

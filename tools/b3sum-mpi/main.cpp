@@ -4,7 +4,7 @@
 // rank 0 tells them the run is over and how it ended.
 //
 // FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size, and
-// FASTBLAKE_MPI_STATS=1 prints what the job did at the end, on stderr (docs/mpi.md).
+// FASTBLAKE_MPI_STATS=1 prints what the job did at the end, on stderr (mpi/README.md).
 #include <mpi.h>
 #include <sched.h>
 

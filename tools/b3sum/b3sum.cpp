@@ -1,9 +1,9 @@
 // b3sum: a drop-in for the official BLAKE3 command-line tool, on fastblake.
 //
 // Output, messages, usage errors and exit statuses follow the newest official b3sum, 1.8.6
-// (its own tests, ported: tests/cli/b3sum_official_test.py). fastblake's own, off by default:
-// -j/--jobs, GNU's check options (--status, --strict, --ignore-missing, -w/--warn),
-// -z/--zero, -r/--recursive with -L/--dereference, and a real --progress bar. The README
+// (its own tests, ported: tools/b3sum/tests/b3sum_official_test.py). fastblake's own, off by
+// default: -j/--jobs, GNU's check options (--status, --strict, --ignore-missing, -w/--warn),
+// -z/--zero, -r/--recursive with -L/--dereference, and a real --progress bar. README.md here
 // lists every difference.
 //
 // Here: the run, from the command line (options.cpp) to the exit status; hashing an input and

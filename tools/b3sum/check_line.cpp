@@ -67,7 +67,7 @@ std::string shown_name(std::string_view name, bool& escaped) {
 }
 
 // The official b3sum 1.8's parse_check_line, step by step (its unit tests are in
-// tests/cli/b3sum_official_test.py), but for tagged lines of other lengths than 32 bytes.
+// tools/b3sum/tests/b3sum_official_test.py), but for tagged lines of other lengths than 32 bytes.
 std::variant<check_entry, const char*> parse_check_line(std::string_view line) {
   while (line.ends_with('\n') || line.ends_with('\r')) line.remove_suffix(1);
   if (line.empty()) return "Empty line";

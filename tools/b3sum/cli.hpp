@@ -60,7 +60,7 @@ void check_output();
 std::optional<std::uint64_t> parse_number(std::string_view s, const char** why = nullptr);
 
 /// The command line, as the official's clap 4 parser reads it and reports what it refuses:
-/// the same messages, usage lines and exit status 2 (docs: README, "b3sum"). --help and
+/// the same messages, usage lines and exit status 2 (docs: tools/b3sum/README.md). --help and
 /// --version print and end the run.
 options parse(int argc, char** argv);
 

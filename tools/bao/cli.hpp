@@ -1,5 +1,5 @@
 // What the bao tool's command line (options.cpp, read as the Rust tool's docopt parser reads
-// it) and its commands (bao.cpp) share: the arguments, and how an error ends the run.
+// it) and its commands (commands.cpp) share: the arguments, and how an error ends the run.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The tools' input and output through read(2) and write(2), not stdio: every error is kept
 // for the tool to report, and the fault-injection library of the tests
-// (tests/tools/fail_io.c) reaches every call.
+// (tools/tests/fail_io.c) reaches every call.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""CMakePresets.json, generated from the one table below: each preset's build, what it builds,
+the labels of the tests it runs, and whether CI runs it (scripts/test runs every workflow, in
+this order, but those marked on request). Edit the table, then run this file; the test
+presets_are_generated (label meta) fails while CMakePresets.json differs from what it makes.
+
+Usage: cmake/presets.py [--check]   (from anywhere; writes or checks the repository's file)
+"""
+import json
+import pathlib
+import sys
+
+# Flag sets the table names.
+SANITIZER_BUILD = {"CMAKE_BUILD_TYPE": "RelWithDebInfo",
+                   "CMAKE_CXX_FLAGS_RELWITHDEBINFO": "-O1 -g1 -DNDEBUG",
+                   "CMAKE_C_FLAGS_RELWITHDEBINFO": "-O1 -g1 -DNDEBUG"}
+ASAN = "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+TSAN = "-fsanitize=thread -fno-omit-frame-pointer"
+CLANG = {"CMAKE_C_COMPILER": "clang", "CMAKE_CXX_COMPILER": "clang++"}
+RELEASE = {"CMAKE_BUILD_TYPE": "Release"}
+NATIVE = "^(unit|kernel|threads|backend|cli|cli-locale|mpi|packaging|bench|python|meta)$"
+LIBRARY = "^(unit|kernel|threads|backend|meta)$"
+KERNELS = "^(kernel|backend|meta)$"
+EVERY = "."
+
+
+def toolchain(name):
+    return {"toolchainFile": "${sourceDir}/cmake/toolchains/" + name + ".cmake"}
+
+
+# name: (inherits, cache variables and other configure fields, build targets (None: all),
+#        labels its tests run (None: no test preset), workflow (True: one that scripts/test
+#        runs, in this order; "request": one it runs only when named; False: none)).
+TABLE = {
+    "release": ("base", {**RELEASE, "FASTBLAKE_BUILD_BENCH": "ON", "FASTBLAKE_MPI": "AUTO",
+                         "FASTBLAKE_TEST_PACKAGES": "ON", "FASTBLAKE_TEST_PYTHON": "ON"},
+                None, NATIVE, True),
+    "asan-ubsan": ("base", {**SANITIZER_BUILD, "CMAKE_CXX_FLAGS": ASAN, "CMAKE_C_FLAGS": ASAN,
+                            "CMAKE_EXE_LINKER_FLAGS": "-fsanitize=address,undefined",
+                            "FASTBLAKE_CUDA": "AUTO", "FASTBLAKE_MPI": "AUTO",
+                            "CMAKE_CUDA_FLAGS": "-G",
+                            "CMAKE_MODULE_LINKER_FLAGS": "-fsanitize=address,undefined",
+                            "FASTBLAKE_PYTHON": "ON"},
+                   None, "^(unit|kernel|threads|backend|cli|mpi|cuda-host|gpu|python|packaging|meta)$",
+                   True),
+    "tsan": ("base", {**SANITIZER_BUILD, "CMAKE_CXX_FLAGS": TSAN, "CMAKE_C_FLAGS": TSAN,
+                      "CMAKE_EXE_LINKER_FLAGS": "-fsanitize=thread",
+                      "CMAKE_MODULE_LINKER_FLAGS": "-fsanitize=thread", "FASTBLAKE_PYTHON": "ON"},
+             ["fastblake_tests", "fastblake_allocation_tests", "_fastblake"], "^(threads|meta)$", True),
+    "clang": ("base", {**RELEASE, **CLANG, "CMAKE_CXX_FLAGS": "-DFASTBLAKE_NO_INLINE_ASM"},
+              None, LIBRARY, True),
+    "march-v4": ("base", {**RELEASE, "CMAKE_CXX_FLAGS": "-march=x86-64-v4",
+                          "CMAKE_C_FLAGS": "-march=x86-64-v4",
+                          "CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE": "PRE_TEST"},
+                 ["fastblake_tests"], KERNELS, True),
+    "portable-only": ("base", {**RELEASE, "FASTBLAKE_BACKENDS": "portable"}, ["fastblake_tests"],
+                      KERNELS, True),
+    "cross-aarch64": ("base", {**RELEASE, **toolchain("aarch64-linux-gnu")}, None, LIBRARY, True),
+    "cross-ppc64le": ("base", {**RELEASE, **toolchain("powerpc64le-linux-gnu")}, None, LIBRARY, True),
+    "cross-ppc64": ("base", {**RELEASE, **toolchain("powerpc64-linux-gnu")}, ["fastblake_tests"],
+                    KERNELS, "request"),
+    "cross-s390x": ("base", {**RELEASE, **toolchain("s390x-linux-gnu")}, None, LIBRARY, True),
+    "cross-riscv64": ("base", {**RELEASE, **toolchain("riscv64-linux-gnu")}, None, LIBRARY, True),
+    "wasm": ("base", {**RELEASE, **toolchain("wasm32-emscripten"), "FASTBLAKE_BUILD_TOOLS": "OFF",
+                      "FASTBLAKE_INSTALL": "OFF"},
+             None, "^(wasm|unit|kernel|threads|backend|meta)$", True),
+    "fuzz": ("base", {"CMAKE_BUILD_TYPE": "RelWithDebInfo", **CLANG,
+                      "CMAKE_CXX_FLAGS": "-fsanitize=fuzzer-no-link," + ASAN[len("-fsanitize="):],
+                      "CMAKE_EXE_LINKER_FLAGS": "-fsanitize=address,undefined",
+                      "FASTBLAKE_BUILD_TESTS": "OFF", "FASTBLAKE_BUILD_TOOLS": "OFF",
+                      "FASTBLAKE_BUILD_FUZZERS": "ON", "FASTBLAKE_PYTHON": "ON"},
+             None, "^(fuzz|meta)$", True),
+    "debug": ("base", {"CMAKE_BUILD_TYPE": "Debug"}, None, EVERY, False),
+    "shared": ("base", {**RELEASE, "BUILD_SHARED_LIBS": "ON"}, None, EVERY, False),
+    "js": ("wasm", {"FASTBLAKE_BUILD_TESTS": "OFF", "FASTBLAKE_BUILD_BENCH": "OFF"},
+           ["fastblake_npm"], None, False),
+    "package": (None, {**RELEASE, "CMAKE_INSTALL_PREFIX": "/usr", "BUILD_SHARED_LIBS": "ON",
+                       "FASTBLAKE_BUILD_TESTS": "OFF", "FASTBLAKE_BUILD_TOOLS": "ON",
+                       "FASTBLAKE_TOOLS_PREFIX": "fastblake-", "FASTBLAKE_DEBIAN_PACKAGES": "ON",
+                       "CMAKE_CXX_FLAGS": "-D_FORTIFY_SOURCE=2", "CMAKE_C_FLAGS": "-D_FORTIFY_SOURCE=2",
+                       "CMAKE_EXE_LINKER_FLAGS": "-Wl,-z,relro,-z,now",
+                       "CMAKE_SHARED_LINKER_FLAGS": "-Wl,-z,relro,-z,now", "FASTBLAKE_CUDA": "OFF"},
+                None, None, False),
+    "cuda": ("release", {"FASTBLAKE_CUDA": "ON"}, None, EVERY, False),
+}
+# Test presets on another preset's build: name: (build, labels, exclude, environment, after).
+# `after`: the workflow whose last step it is (None: a workflow of its own, run on request).
+EXTRA_TESTS = {
+    "quick": ("release", "^(unit|kernel|backend|cli|meta)$", None, None, None),
+    "cross-riscv64-vlen256": ("cross-riscv64", "^kernel-rvv$", None,
+                              {"QEMU_CPU": "rv64,v=true,vlen=256,vext_spec=v1.0"}, "cross-riscv64"),
+}
+EXCLUDE = {"cross-riscv64": "^qemu-slow$"}
+
+CONFIGURE_NAMES = {
+    "release": "Release: optimised, with tests, benchmarks, fastblake::mpi and b3sum-mpi where MPI is found, and the package and Python tests",
+    "debug": "Debug",
+    "asan-ubsan": "AddressSanitizer and UndefinedBehaviorSanitizer at -O1 with line tables (-g1), with the CUDA backend where nvcc is found (its host driver on the fake device; device code compiled with -G, unoptimised: it never runs here), fastblake::mpi where MPI is, and the Python module (its tests with ASan's runtime preloaded into Python)",
+    "portable-only": "Release with only the portable backend",
+    "tsan": "ThreadSanitizer at -O1 with line tables (-g1)",
+    "clang": "Release with clang, the x86 kernels without inline asm (their intrinsics path; the fuzz preset builds the asm with clang)",
+    "march-v4": "Release with the whole tree built for x86-64-v4 (what -march=native means on an AVX-512 machine): each kernel file decides what it uses, whatever the global flags; its GoogleTest cases are listed when ctest runs, not after the link, so that it builds on any x86-64 CPU",
+    "shared": "Release, shared library",
+    "cross-aarch64": "Cross build for aarch64, tests under qemu-user",
+    "cross-s390x": "Cross build for s390x, tests under qemu-user",
+    "cross-ppc64le": "Cross build for little-endian POWER (the vsx backend), tests under qemu-user on a POWER9 model",
+    "cross-ppc64": "Cross build for big-endian POWER (the portable backend), tests under qemu-user on a POWER9 model",
+    "cross-riscv64": "Cross build for RISC-V with clang (the rvv backend), tests under qemu-user with the V extension",
+    "wasm": "WebAssembly with emscripten (the simd128 backend), tests and the JavaScript module under Node.js",
+    "js": "The JavaScript module alone, as the npm package folder (js/package/ of the build; js/README.md): the wasm preset without its tests",
+    "fuzz": "libFuzzer targets with AddressSanitizer and UndefinedBehaviorSanitizer (clang; scripts/fuzz), the Python module's binding layer among them",
+    "package": "Debian packages: shared library, tools as fastblake-b3sum and fastblake-b2sum, b3sum-mpi (scripts/package)",
+    "cuda": "Release with the CUDA backend required (scripts/gpu-check)",
+}
+TEST_NAMES = {
+    "release": "Everything that runs natively (labels: docs/testing.md)",
+    "quick": "While you work: the release build's unit, kernel, backend and command-line tests",
+    "debug": "Every test of the build",
+    "asan-ubsan": "The library, kernels, tools and MPI under the sanitizers; the CUDA host driver; the installed CMake package's components",
+    "tsan": "The tests that start threads",
+    "clang": "The library's suite under clang: unit, kernel, threads, backend",
+    "march-v4": "The kernel and backend tests",
+    "shared": "Every test of the build",
+    "portable-only": "The kernel and backend tests",
+    "cross-aarch64": "The library's suite under qemu",
+    "cross-s390x": "The library's suite under qemu, big-endian",
+    "cross-ppc64le": "The library's suite under qemu",
+    "cross-ppc64": "The kernel and backend tests under qemu, big-endian",
+    "cross-riscv64": "The library's suite under qemu at VLEN 128, less the qemu-slow cases",
+    "cross-riscv64-vlen256": "The rvv kernel tests at VLEN 256",
+    "wasm": "The suite and the JavaScript module under Node.js",
+    "fuzz": "Each fuzz target for 10 s",
+    "cuda": "Every test of the build, the GPU's too",
+}
+BASE_CACHE = {"CMAKE_EXPORT_COMPILE_COMMANDS": "ON", "FASTBLAKE_BUILD_TESTS": "ON",
+              "FASTBLAKE_WARNINGS_AS_ERRORS": "ON", "FASTBLAKE_CUDA": "OFF", "FASTBLAKE_MPI": "OFF"}
+WHERE = {"generator": "Ninja", "binaryDir": "${sourceDir}/build/${presetName}"}
+
+
+def presets():
+    configure = [{"name": "base", "hidden": True, **WHERE, "cacheVariables": BASE_CACHE}]
+    build, test = [], [{"name": "base", "hidden": True, "output": {"outputOnFailure": True},
+                        "execution": {"noTestsAction": "error", "jobs": 2}}]
+    tests = {}
+    for name, (parent, fields, targets, labels, _) in TABLE.items():
+        fields = dict(fields)
+        preset = {"name": name, "displayName": CONFIGURE_NAMES[name]}
+        preset.update({"inherits": parent} if parent else WHERE)
+        if "toolchainFile" in fields:
+            preset["toolchainFile"] = fields.pop("toolchainFile")
+        preset["cacheVariables"] = fields
+        configure.append(preset)
+        build.append({"name": name, "configurePreset": name, **({"targets": targets} if targets else {})})
+        if labels:
+            tests[name] = (name, labels, EXCLUDE.get(name), None)
+    for name, (on, labels, exclude, environment, _) in EXTRA_TESTS.items():
+        tests[name] = (on, labels, exclude, environment)
+    order = ["release", "quick"] + [n for n in TABLE if n != "release"]
+    order = [n for n in order if n in tests]
+    order.insert(order.index("cross-riscv64") + 1, "cross-riscv64-vlen256")
+    for name in dict.fromkeys(order):
+        on, labels, exclude, environment = tests[name]
+        preset = {"name": name, "displayName": TEST_NAMES[name], "inherits": "base", "configurePreset": on,
+                  "filter": {"include": {"label": labels}}}
+        if exclude:
+            preset["filter"]["exclude"] = {"label": exclude}
+        if environment:
+            preset["environment"] = environment
+        test.append(preset)
+    workflows, on_request = [], []
+    ci = [n for n, row in TABLE.items() if row[4]]
+    ci += [n for n, row in EXTRA_TESTS.items() if row[4] is None]
+    for name in ci:
+        if TABLE.get(name, (None,) * 5)[4] != True:
+            on_request.append(name)
+        on = EXTRA_TESTS[name][0] if name in EXTRA_TESTS else name
+        steps = [{"type": "configure", "name": on}, {"type": "build", "name": on},
+                 {"type": "test", "name": name}]
+        steps += [{"type": "test", "name": extra} for extra, row in EXTRA_TESTS.items() if row[4] == name]
+        workflows.append({"name": name, "steps": steps})
+    return {"version": 6, "cmakeMinimumRequired": {"major": 3, "minor": 25, "patch": 0},
+            "configurePresets": configure, "buildPresets": build, "testPresets": test,
+            "workflowPresets": workflows,
+            # Read by scripts/test: the workflows it runs only when named.
+            "vendor": {"fastblake": {"workflowsOnRequest": on_request}}}
+
+
+def main():
+    path = pathlib.Path(__file__).resolve().parent.parent / "CMakePresets.json"
+    text = json.dumps(presets(), indent=2) + "\n"
+    if sys.argv[1:] == ["--check"]:
+        if path.read_text() != text:
+            sys.exit("CMakePresets.json differs from what cmake/presets.py makes: run cmake/presets.py")
+        return
+    path.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
