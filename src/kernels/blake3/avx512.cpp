@@ -22,9 +22,7 @@ namespace fastblake::internal::blake3 {
 namespace {
 
 #include "common/avx512_transpose-inl.hpp"
-#include "kernels/blake3/x86_128-inl.hpp"
-#include "kernels/blake3/x86_256-inl.hpp"
-#include "kernels/blake3/x86_stack256-inl.hpp"
+#include "kernels/blake3/x86_vectors-inl.hpp"
 
 struct vec512 : simd::u32x16 {
   static void store_half(void* p, reg v) {

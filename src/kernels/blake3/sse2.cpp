@@ -13,7 +13,7 @@
 namespace fastblake::internal::blake3 {
 namespace {
 
-#include "kernels/blake3/x86_128-inl.hpp"
+#include "kernels/blake3/x86_vectors-inl.hpp"
 using row = vec128;
 #include "kernels/blake3/simd-inl.hpp"
 
