@@ -18,7 +18,7 @@ ASAN = "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-p
 TSAN = "-fsanitize=thread -fno-omit-frame-pointer"
 CLANG = {"CMAKE_C_COMPILER": "clang", "CMAKE_CXX_COMPILER": "clang++"}
 RELEASE = {"CMAKE_BUILD_TYPE": "Release"}
-NATIVE = "^(unit|kernel|threads|backend|cli|cli-locale|mpi|packaging|bench|python|meta)$"
+NATIVE = "^(unit|kernel|threads|backend|cli|cli-locale|mpi|mpi-hosts|packaging|bench|python|meta)$"
 LIBRARY = "^(unit|kernel|threads|backend|meta)$"
 KERNELS = "^(kernel|backend|meta)$"
 EVERY = "."
