@@ -91,8 +91,7 @@ include([==[${PROJECT_SOURCE_DIR}/tests/group_cases.cmake]==])
 endfunction()
 
 # qemu-user does not hand a big-endian guest (s390x, ppc64) the SIGBUS of a mapped file that
-# shrank: the test of that case is skipped there (it runs natively and under qemu for AArch64
-# and ppc64le).
+# shrank: the test of that case is skipped there (it runs natively and under qemu for AArch64).
 # Nor is an emulated process's /proc/self/mem its guest memory: tests that read it skip under
 # either variable (one variable a platform, as the property takes one value).
 set(FASTBLAKE_TEST_ENVIRONMENT "")
