@@ -10,8 +10,8 @@ cycles over ours (above 1: ours is faster on that core). The model knows ports, 
 the front end, not caches or memory: it ranks schedules, it does not predict GB/s.
 
 Usage: mca.py OBJECT_DIR OFFICIAL_C_DIR [CPU...]
-  OBJECT_DIR: the folder of the kernel objects (build/release/CMakeFiles/fastblake_objects.dir/
-  src/kernels/blake3); OFFICIAL_C_DIR: the official C sources (librust-blake3-dev's .../c).
+  OBJECT_DIR: the folder of the kernel objects (build/release/src/CMakeFiles/fastblake_objects.dir/
+  kernels/blake3); OFFICIAL_C_DIR: the official C sources (librust-blake3-dev's .../c).
 """
 import pathlib
 import re
