@@ -109,7 +109,7 @@ using read_at_function = std::function<std::size_t(std::uint64_t offset, std::sp
 
 /// Reads from bytes in memory, which must outlive the reader.
 FASTBLAKE_API read_at_function read_from(std::span<const std::byte> bytes);
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /// Reads from an open file descriptor with pread(2); the descriptor must stay open while the
 /// function is used. An I/O error throws std::system_error.
 FASTBLAKE_API read_at_function read_from_fd(int fd);
@@ -117,7 +117,7 @@ FASTBLAKE_API read_at_function read_from_fd(int fd);
 /// Where an encoder writes: the bytes at offset of the encoding. It may throw.
 using write_at_function =
     std::function<void(std::uint64_t offset, std::span<const std::byte> bytes)>;
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /// Writes to an open file descriptor with pwrite(2). An I/O error throws std::system_error.
 FASTBLAKE_API write_at_function write_to_fd(int fd);
 #endif
@@ -229,7 +229,7 @@ FASTBLAKE_API std::vector<std::byte> post_order_outboard(std::span<const std::by
 FASTBLAKE_API read_at_function pre_order_view(read_at_function post_order, std::uint64_t size,
                                               unsigned group_log = 0);
 
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /// The combined encoding of the regular file at path, or open as fd (from its offset on),
 /// written with out as it is made: read as the file functions of <fastblake/file.hpp> read
 /// (the options' strategy, pool, progress and max_length), by default mapped in windows of

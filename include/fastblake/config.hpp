@@ -24,3 +24,12 @@
 #else
 #define FASTBLAKE_API __attribute__((visibility("default")))
 #endif
+
+// The file API (<fastblake/file.hpp>, and the descriptor functions of Bao and of the C API):
+// POSIX systems and Windows, where descriptors are the C runtime's (_open, _fileno) and the
+// C API's names are UTF-8.
+#if defined(__unix__) || defined(__APPLE__) || defined(_WIN32)
+#define FASTBLAKE_FILES 1
+#else
+#define FASTBLAKE_FILES 0
+#endif

@@ -407,7 +407,7 @@ FASTBLAKE_API int fastblake_bao_reader_new(const uint8_t hash[32], fastblake_bao
                                            void* tree_context, fastblake_bao_read_fn data,
                                            void* data_context, unsigned group_log,
                                            fastblake_bao_reader** reader);
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /** The same over open file descriptors, read with pread(2): data_fd -1 for a combined
  * encoding. They must stay open while the reader lives. */
 FASTBLAKE_API int fastblake_bao_reader_open(const uint8_t hash[32], int tree_fd, int data_fd,
@@ -464,7 +464,7 @@ typedef struct fastblake_bao_encoder fastblake_bao_encoder;
 FASTBLAKE_API int fastblake_bao_encoder_new(fastblake_bao_read_fn read,
                                             fastblake_bao_write_fn write, void* context, int format,
                                             unsigned group_log, fastblake_bao_encoder** encoder);
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /** The same into a file descriptor open for reading and writing (pread and pwrite, from offset
  * 0), which must stay open until finalize. */
 FASTBLAKE_API int fastblake_bao_encoder_open(int fd, int format, unsigned group_log,
@@ -485,7 +485,7 @@ FASTBLAKE_API int fastblake_bao_encoder_resume(fastblake_bao_read_fn read,
                                                void* input_context, const uint8_t hash[32],
                                                unsigned group_log, fastblake_bao_encoder** encoder,
                                                uint64_t* error_offset);
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /** The same over descriptors: the post-order outboard (open for reading and writing) and the
  * input it describes, whose first content_len bytes are read with pread(2) (a file that was
  * appended to). */
@@ -503,7 +503,7 @@ FASTBLAKE_API int fastblake_bao_encoder_update(fastblake_bao_encoder* encoder, c
 FASTBLAKE_API int fastblake_bao_encoder_finalize(fastblake_bao_encoder* encoder, uint8_t hash[32]);
 FASTBLAKE_API void fastblake_bao_encoder_free(fastblake_bao_encoder* encoder);
 
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 /** Encodes content_len bytes of input_fd into out_fd (pread and pwrite; out_fd must be
  * seekable) in the format (not the post-order one), in pieces of 4 MiB on the default pool's
  * threads, in bounded memory; writes the root hash. Returns 0; EINVAL; FASTBLAKE_EBAO_TRUNCATED

@@ -8,7 +8,7 @@
 #include <fastblake/blake2.hpp>
 #include <fastblake/blake3.hpp>
 #include <fastblake/config.hpp>
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 #include <fastblake/file.hpp>
 #endif
 #include <fastblake/thread_pool.hpp>

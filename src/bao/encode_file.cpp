@@ -3,10 +3,6 @@
 // bytes arrive (from the mapping itself, never copied, where a window holds it whole), keeps
 // the chaining values of those done as a stack with at most one per size, and writes what
 // remains (the last subtrees and the parents above the rest) when the last bytes arrive.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -202,20 +198,20 @@ fastblake::blake3::digest encode_descriptor(int fd, bool opened_here, std::strin
                                             const fastblake::bao::write_at_function& out,
                                             const file_options& options, unsigned group_log,
                                             bool outboard) {
-  struct stat info;
-  if (fstat(fd, &info) != 0) throw_file_error(errno_code(), "fastblake::bao", name);
-  if (!S_ISREG(info.st_mode)) {
-    throw_file_error(std::make_error_code(S_ISDIR(info.st_mode) ? std::errc::is_a_directory
-                                                                : std::errc::invalid_argument),
+  os::file_status info;
+  if (os::status(fd, info) != 0) throw_file_error(errno_code(), "fastblake::bao", name);
+  if (!info.regular) {
+    throw_file_error(std::make_error_code(info.directory ? std::errc::is_a_directory
+                                                         : std::errc::invalid_argument),
                      "fastblake::bao", name);
   }
   // From the descriptor's offset, as the file functions hash it.
   std::uint64_t offset = 0;
   if (!opened_here) {
-    const off_t at = lseek(fd, 0, SEEK_CUR);
+    const std::int64_t at = os::offset_of(fd);
     offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
   }
-  const auto size = static_cast<std::uint64_t>(info.st_size);
+  const std::uint64_t size = info.size;
   const std::uint64_t content_len = std::min(size > offset ? size - offset : 0, options.max_length);
   const geometry g(content_len, group_log);
   std::array<std::byte, header_size> header;
@@ -241,11 +237,11 @@ fastblake::blake3::digest encode_path(const std::filesystem::path& path,
                                       const fastblake::bao::write_at_function& out,
                                       const file_options& options, unsigned group_log,
                                       bool outboard) {
-  const int fd = open_for_reading(path);
+  const int fd = os::open_for_reading(path);
   if (fd < 0) throw_file_error(errno_code(), "fastblake::bao", quoted(path));
   struct closer {
     int fd;
-    ~closer() { ::close(fd); }
+    ~closer() { os::close_file(fd); }
   } const close_at_exit{fd};
   return encode_descriptor(fd, true, quoted(path), out, options, group_log, outboard);
 }

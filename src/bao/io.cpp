@@ -2,13 +2,11 @@
 #include <algorithm>
 #include <system_error>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-
 #include <cerrno>
-#endif
 
 #include <fastblake/bao.hpp>
+
+#include "os/file.hpp"
 
 namespace fastblake::bao {
 
@@ -22,33 +20,22 @@ read_at_function read_from(std::span<const std::byte> bytes) {
   };
 }
 
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 read_at_function read_from_fd(int fd) {
   return [fd](std::uint64_t offset, std::span<std::byte> out) -> std::size_t {
-    std::size_t got = 0;
-    while (got < out.size()) {
-      const ssize_t n =
-          ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(offset + got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw std::system_error(errno, std::generic_category(), "pread");
-      if (n == 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    return got;
+    std::uint64_t position = offset;
+    const std::int64_t n = internal::os::read_fully(fd, out.data(), out.size(), &position);
+    if (n < 0) throw std::system_error(errno, std::generic_category(), "pread");
+    return static_cast<std::size_t>(n);
   };
 }
 #endif
 
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 write_at_function write_to_fd(int fd) {
   return [fd](std::uint64_t offset, std::span<const std::byte> bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n =
-          ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw std::system_error(errno, std::generic_category(), "pwrite");
-      done += static_cast<std::size_t>(n);
+    if (!internal::os::write_fully(fd, bytes.data(), bytes.size(), offset)) {
+      throw std::system_error(errno, std::generic_category(), "pwrite");
     }
   };
 }

@@ -1,8 +1,4 @@
 // The C interface to Bao (fastblake.h, "Bao"): the in-memory encoder, slicer and decoders.
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/stat.h>
-#endif
-
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -12,6 +8,7 @@
 #include <fastblake/bao.hpp>
 
 #include "c_api/c_api.hpp"
+#include "os/file.hpp"
 
 namespace {
 
@@ -271,16 +268,16 @@ int fastblake_bao_encode_fd(int input_fd, uint64_t content_len, int format, unsi
 }
 #endif
 
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, int strategy,
                               int out_fd, uint8_t hash[32]) {
   if (!pre_order_format(format) || group_log > bao::max_group_log) return EINVAL;
   // An output that is the input would destroy it as it is read.
-  struct stat input_info {
-  }, output_info{};
-  if (::stat(path, &input_info) == 0 && ::fstat(out_fd, &output_info) == 0 &&
-      S_ISREG(output_info.st_mode) && input_info.st_dev == output_info.st_dev &&
-      input_info.st_ino == output_info.st_ino) {
+  namespace os = fastblake::internal::os;
+  os::file_status input_info, output_info;
+  if (os::status(os::path_from_utf8(path), input_info) == 0 &&
+      os::status(out_fd, output_info) == 0 && output_info.regular &&
+      input_info.device == output_info.device && input_info.identity == output_info.identity) {
     return EINVAL;
   }
   return checked(
@@ -290,8 +287,8 @@ int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, 
         const auto out = bao::write_to_fd(out_fd);
         const fastblake::blake3::digest d =
             format == FASTBLAKE_BAO_OUTBOARD
-                ? bao::encode_outboard_file(path, out, options, group_log)
-                : bao::encode_file(path, out, options, group_log);
+                ? bao::encode_outboard_file(os::path_from_utf8(path), out, options, group_log)
+                : bao::encode_file(os::path_from_utf8(path), out, options, group_log);
         std::memcpy(hash, d.data(), d.size());
         return 0;
       },

@@ -11,6 +11,7 @@
 #include <fastblake/blake3.hpp>
 
 #include "c_api/c_api.hpp"
+#include "os/file.hpp"
 
 namespace {
 
@@ -282,7 +283,8 @@ uint64_t fastblake_blake3_hasher_count(const fastblake_blake3_hasher* self) {
 int fastblake_blake3_hasher_update_file(fastblake_blake3_hasher* self, const char* path,
                                         int strategy) {
   return update_from_source(strategy, [&](const auto& options, std::error_code& ec) {
-    b3::update_from_file(hasher_of(self), path, options, ec);
+    b3::update_from_file(hasher_of(self), fastblake::internal::os::path_from_utf8(path), options,
+                         ec);
   });
 }
 

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#if defined(__unix__) || defined(__APPLE__)
+#if FASTBLAKE_FILES
 #include <fastblake/file.hpp>
 #define FASTBLAKE_C_FILES 1
 #endif

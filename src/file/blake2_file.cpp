@@ -117,7 +117,7 @@ std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths
   std::vector<file_result> results(paths.size());
   std::vector<std::error_code> errors(paths.size());
   internal::hash_files(paths, options, errors,
-                       [&](std::size_t i, int fd, const struct stat& info,
+                       [&](std::size_t i, int fd, const internal::os::file_status& info,
                            const file_options& per_file, bool threads) {
                          hasher h = prototype;
                          state_sink<hasher> sink(h);

@@ -79,7 +79,7 @@ std::vector<file_result> hash_files(std::span<const std::filesystem::path> paths
   std::vector<file_result> results(paths.size(), file_result{mode_hasher.finalize_xof(), {}});
   std::vector<std::error_code> errors(paths.size());
   internal::hash_files(paths, options, errors,
-                       [&](std::size_t i, int fd, const struct stat& info,
+                       [&](std::size_t i, int fd, const internal::os::file_status& info,
                            const file_options& per_file, bool threads) {
                          hasher h = mode_hasher;
                          hasher_sink sink(h);

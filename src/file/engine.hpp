@@ -3,8 +3,6 @@
 // blake2_file.cpp) and keeps its own public functions.
 #pragma once
 
-#include <sys/stat.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +15,8 @@
 
 #include <fastblake/file.hpp>
 #include <fastblake/thread_pool.hpp>
+
+#include "os/file.hpp"
 
 namespace fastblake::internal {
 
@@ -76,10 +76,10 @@ std::uint64_t bytes_read_in_parts() noexcept;
 
 /// Hashes fd into sink as the options say. threads: whether the strategy may use the pool (not
 /// when hash_files already runs this file on one of its threads). opened_here: fd was just
-/// opened by us, so its offset is 0. known: its fstat, if taken. On failure the sink may hold
+/// opened by us, so its offset is 0. known: its status, if taken. On failure the sink may hold
 /// part of the file: callers hash into a copy and keep it only on success.
 std::error_code hash_fd(file_sink& sink, int fd, const file_options& options, bool threads,
-                        bool opened_here, const struct stat* known = nullptr);
+                        bool opened_here, const os::file_status* known = nullptr);
 
 /// Opens path and hashes it as hash_fd.
 std::error_code hash_path(file_sink& sink, const std::filesystem::path& path,
@@ -88,10 +88,10 @@ std::error_code hash_path(file_sink& sink, const std::filesystem::path& path,
 /// The options' pool, or the default pool; nullptr if that cannot start.
 thread_pool* pool_of(const file_options& options) noexcept;
 
-/// For hash_files: hashes file i (open as fd, its fstat `info`) into the caller's result i,
+/// For hash_files: hashes file i (open as fd, its status `info`) into the caller's result i,
 /// returning the error, as hash_fd does with these options and threads.
-using hash_one_file = std::function<std::error_code(std::size_t i, int fd, const struct stat& info,
-                                                    const file_options& options, bool threads)>;
+using hash_one_file = std::function<std::error_code(
+    std::size_t i, int fd, const os::file_status& info, const file_options& options, bool threads)>;
 
 /// Hashes every path with hash_one: small files spread over the pool's threads, those of
 /// 4 MiB and more afterwards, one at a time on all of them. errors[i] gets file i's error.

@@ -38,7 +38,7 @@ void throw_file_error(const std::error_code& ec, std::string_view family, std::s
 
 std::string quoted(const std::filesystem::path& path) {
   std::string s = "'";
-  s.append(path.native());
+  s.append(os::name_of(path));
   s.push_back('\'');
   return s;
 }

@@ -1,9 +1,5 @@
 // hash_files: many files over the pool's threads, small ones spread, large ones after them
 // one at a time on every thread.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -29,21 +25,20 @@ void hash_files(std::span<const std::filesystem::path> paths, const file_options
   constexpr std::uint64_t large = 4u << 20;
   std::vector<char> deferred(paths.size(), 0);
   const auto hash_small = [&](std::size_t i) {
-    const int fd = open_for_reading(paths[i]);
+    const int fd = os::open_for_reading(paths[i]);
     if (fd < 0) {
       errors[i] = errno_code();
       return;
     }
-    struct stat info;
-    if (fstat(fd, &info) != 0) {
+    os::file_status info;
+    if (os::status(fd, info) != 0) {
       errors[i] = errno_code();
-    } else if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) >= large &&
-               pool != nullptr && pool->size() > 1) {
+    } else if (info.regular && info.size >= large && pool != nullptr && pool->size() > 1) {
       deferred[i] = 1;
     } else {
       errors[i] = hash_one(i, fd, info, per_file, false);
     }
-    ::close(fd);
+    os::close_file(fd);
   };
   const std::function<void(std::size_t, std::size_t)> spread = [&](std::size_t from,
                                                                    std::size_t to) {
@@ -57,14 +52,14 @@ void hash_files(std::span<const std::filesystem::path> paths, const file_options
   spread(0, paths.size());
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (deferred[i] == 0) continue;
-    const int fd = open_for_reading(paths[i]);
-    struct stat info;
+    const int fd = os::open_for_reading(paths[i]);
+    os::file_status info;
     if (fd < 0) {
       errors[i] = errno_code();
       continue;
     }
-    errors[i] = fstat(fd, &info) != 0 ? errno_code() : hash_one(i, fd, info, per_file, true);
-    ::close(fd);
+    errors[i] = os::status(fd, info) != 0 ? errno_code() : hash_one(i, fd, info, per_file, true);
+    os::close_file(fd);
   }
 }
 

@@ -28,10 +28,10 @@ void for_each_part(thread_pool& pool, std::size_t from, std::size_t to, const Pa
 std::error_code read_part_through(int fd, std::uint64_t offset, std::uint64_t size,
                                   subtree_parts& subtree, std::size_t part, std::byte* buffer,
                                   std::size_t buffer_size) {
-  auto position = static_cast<off_t>(offset);
+  std::uint64_t position = offset;
   for (std::uint64_t left = size; left > 0;) {
     const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buffer_size, left));
-    const ssize_t n = read_fully(fd, buffer, want, &position);
+    const std::int64_t n = os::read_fully(fd, buffer, want, &position);
     if (n < 0) return errno_code();
     if (static_cast<std::size_t>(n) < want) return make_error_code(file_errc::truncated);
     subtree.update(part, std::span<const std::byte>(buffer, want));

@@ -1,9 +1,5 @@
 // The read and stream strategies: a descriptor read into buffers, from its offset to its end
 // or to the size it had, overlapping reads with hashing on the pool.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <limits>
@@ -23,11 +19,12 @@ namespace {
 // tail, having taken the size from before the cut). A file shorter than it said it was without
 // shrinking (a /sys file reporting 4096 bytes, say, or 0 in /proc) is read as it is.
 std::error_code shrank(const source& src, bool stream) {
-  if (!S_ISREG(src.info.st_mode)) return {};
-  off_t end = -1;
-  if (stream && (end = lseek(src.fd, 0, SEEK_CUR)) < 0) return {};
-  struct stat now;
-  if (fstat(src.fd, &now) == 0 && now.st_size < src.info.st_size && now.st_size != end) {
+  if (!src.info.regular) return {};
+  std::int64_t end = -1;
+  if (stream && (end = os::offset_of(src.fd)) < 0) return {};
+  os::file_status now;
+  if (os::status(src.fd, now) == 0 && now.size < src.info.size &&
+      static_cast<std::int64_t>(now.size) != end) {
     return make_error_code(file_errc::truncated);
   }
   return {};
@@ -41,15 +38,14 @@ std::error_code shrank(const source& src, bool stream) {
 // their contents'. A size of 0, anything not a regular file, and a stream are read to their end.
 std::error_code hash_by_reading(file_sink& h, const source& src, const file_options& options,
                                 bool threads) {
-  const std::uint64_t size = static_cast<std::uint64_t>(src.info.st_size);
-  const std::uint64_t size_left =
-      S_ISREG(src.info.st_mode) && size > src.offset ? size - src.offset : 0;
+  const std::uint64_t size = src.info.size;
+  const std::uint64_t size_left = src.info.regular && size > src.offset ? size - src.offset : 0;
   // A stream is read to its end with read(2), whatever its size said.
-  const bool regular = S_ISREG(src.info.st_mode) && options.strategy != file_strategy::stream;
+  const bool regular = src.info.regular && options.strategy != file_strategy::stream;
   const std::uint64_t total = regular ? size_left : 0;
   const bool bounded = total > 0;
-  off_t position = static_cast<off_t>(src.offset);
-  off_t* at = regular ? &position : nullptr;
+  std::uint64_t position = src.offset;
+  std::uint64_t* at = regular ? &position : nullptr;
   // Small files go through one stack buffer, in one pread when their size is known: a 2 MiB
   // allocation per file (an mmap and munmap, and page faults) would cost more than hashing
   // them, and so would a second pread to find the end. Streams of unknown size start there
@@ -59,8 +55,8 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
   if (total <= small_file_size && !src.direct) {
     std::byte buffer[small_file_size + 1];
     // total fits: it is at most small_file_size here.
-    const ssize_t n =
-        read_fully(src.fd, buffer, bounded ? static_cast<std::size_t>(total) : sizeof buffer, at);
+    const std::int64_t n = os::read_fully(
+        src.fd, buffer, bounded ? static_cast<std::size_t>(total) : sizeof buffer, at);
     if (n < 0) return errno_code();
     done = static_cast<std::uint64_t>(n);
     h.update(std::span<const std::byte>(buffer, static_cast<std::size_t>(n)));
@@ -101,16 +97,16 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
     // (buffer_size is whole blocks, so the rounded request fits).
     const std::size_t asked =
         src.direct ? (want + direct_alignment - 1) / direct_alignment * direct_alignment : want;
-    ssize_t n = want == 0 ? 0 : read_fully(src.fd, buffer, asked, at);
-    if (n > static_cast<ssize_t>(want)) n = static_cast<ssize_t>(want);
+    std::int64_t n = want == 0 ? 0 : os::read_fully(src.fd, buffer, asked, at);
+    if (n > static_cast<std::int64_t>(want)) n = static_cast<std::int64_t>(want);
     if (n > 0) unread -= static_cast<std::uint64_t>(n);
     return n;
   };
-  ssize_t have = read_into(current);
+  std::int64_t have = read_into(current);
   std::uint64_t reported = 0;
   while (have > 0) {
     const std::span<const std::byte> data(current, static_cast<std::size_t>(have));
-    ssize_t got = 0;
+    std::int64_t got = 0;
     int read_errno = 0;
     const auto read_next = [&] {
       got = read_into(next);

@@ -1,9 +1,5 @@
 // hash_fd: a descriptor's strategy (the options', or the automatic one's choice by its kind
 // and size, O_DIRECT and the limit) and the way that carries it out; hash_path over it.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <new>
 
@@ -21,22 +17,23 @@ thread_pool* pool_of(const file_options& options) noexcept {
 }
 
 std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool threads,
-                        bool opened_here, const struct stat* known) {
+                        bool opened_here, const os::file_status* known) {
   source src{fd, {}, 0, false};
   if (known != nullptr) {
     src.info = *known;
-  } else if (fstat(fd, &src.info) != 0) {
+  } else if (os::status(fd, src.info) != 0) {
     return errno_code();
   }
   // A stream reads whatever it is given, as GNU's tools read: a directory's read(2) says why
   // it cannot be read (EISDIR, or an I/O error where the file system has one).
-  if (S_ISDIR(src.info.st_mode) && options.strategy != file_strategy::stream) {
+  if (src.info.directory && options.strategy != file_strategy::stream) {
     return std::make_error_code(std::errc::is_a_directory);
   }
-  const bool regular = S_ISREG(src.info.st_mode);
+  const bool regular = src.info.regular;
   // A stream reads from the descriptor's offset with read(2): it need not know it.
-  if (regular && !opened_here && options.strategy != file_strategy::stream) {
-    const off_t at = lseek(fd, 0, SEEK_CUR);
+  const bool keeps_offset = regular && !opened_here && options.strategy != file_strategy::stream;
+  if (keeps_offset) {
+    const std::int64_t at = os::offset_of(fd);
     src.offset = at > 0 ? static_cast<std::uint64_t>(at) : 0;
   }
   file_strategy strategy = options.strategy;
@@ -50,19 +47,15 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
     return report(options, 0, 0) ? std::error_code()
                                  : std::make_error_code(std::errc::operation_canceled);
   }
-  if (regular && options.strategy != file_strategy::stream &&
-      static_cast<std::uint64_t>(src.info.st_size) > src.offset &&
-      static_cast<std::uint64_t>(src.info.st_size) - src.offset > options.max_length) {
-    src.info.st_size = static_cast<off_t>(src.offset + options.max_length);
+  if (regular && options.strategy != file_strategy::stream && src.info.size > src.offset &&
+      src.info.size - src.offset > options.max_length) {
+    src.info.size = src.offset + options.max_length;
   }
-#ifdef O_DIRECT
   // (A descriptor opened here never has O_DIRECT.)
-  src.direct = !opened_here && (fcntl(fd, F_GETFL) & O_DIRECT) != 0;
-#endif
+  src.direct = !opened_here && os::reads_direct(fd);
   const bool automatic = strategy == file_strategy::automatic;
   if (automatic) {
-    strategy = regular && static_cast<std::uint64_t>(src.info.st_size) >=
-                              src.offset + automatic_mmap_min_size
+    strategy = regular && src.info.size >= src.offset + automatic_mmap_min_size
                    ? file_strategy::mmap_parallel
                    : file_strategy::read;
   }
@@ -72,7 +65,7 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
   if (src.direct && regular && strategy == file_strategy::read) strategy = file_strategy::mmap;
   // Nothing to map when the size is 0 (files in /proc say 0 whatever they hold): read.
   if (strategy != file_strategy::read && strategy != file_strategy::stream &&
-      (!regular || static_cast<std::uint64_t>(src.info.st_size) <= src.offset)) {
+      (!regular || src.info.size <= src.offset)) {
     strategy = file_strategy::read;
   }
   if (strategy == file_strategy::mmap_parallel && !threads) strategy = file_strategy::mmap;
@@ -94,32 +87,17 @@ std::error_code hash_fd(file_sink& h, int fd, const file_options& options, bool 
   } catch (...) {
     ec = std::make_error_code(std::errc::io_error);
   }
+  // Positioned reads leave a descriptor's offset where it was on POSIX, not on Windows: put back.
+  if (keeps_offset) os::seek_to(fd, src.offset);
   return ec;
-}
-
-// Never onto descriptors 0, 1 or 2, where a program closed them: the file would take the
-// place of a standard stream the program still writes to or reads from.
-int open_for_reading(const std::filesystem::path& path) noexcept {
-  int fd;
-  do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
-  if (fd >= 0 && fd <= STDERR_FILENO) {
-    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-    const int saved = errno;
-    ::close(fd);
-    errno = saved;
-    fd = moved;
-  }
-  return fd;
 }
 
 std::error_code hash_path(file_sink& h, const std::filesystem::path& path,
                           const file_options& options, bool threads) {
-  const int fd = open_for_reading(path);
+  const int fd = os::open_for_reading(path);
   if (fd < 0) return errno_code();
   const std::error_code ec = hash_fd(h, fd, options, threads, true);
-  ::close(fd);
+  os::close_file(fd);
   return ec;
 }
 

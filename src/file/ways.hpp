@@ -4,10 +4,6 @@
 // reading subtrees in parts on the pool (read_in_parts.cpp).
 #pragma once
 
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -50,7 +46,7 @@ constexpr std::size_t direct_alignment = 4096;
 // The descriptor being hashed, as hash_fd found it.
 struct source {
   int fd;
-  struct stat info;
+  os::file_status info;
   std::uint64_t offset;  // where hashing starts (a descriptor's current offset)
   bool direct;           // opened with O_DIRECT
 };
@@ -69,25 +65,6 @@ inline aligned_buffer allocate_aligned(std::size_t size) noexcept {
 // Calls the progress callback; false when it asks to stop.
 inline bool report(const file_options& options, std::uint64_t done, std::uint64_t total) {
   return !options.progress || options.progress(done, total);
-}
-
-// Reads until the buffer is full or the input ends, retrying on EINTR; from *position with
-// pread when position is set (and advances it), else from the descriptor's offset. Returns the
-// bytes read, or -1 with errno set.
-inline ssize_t read_fully(int fd, std::byte* buffer, std::size_t size, off_t* position) noexcept {
-  std::size_t got = 0;
-  while (got < size) {
-    const ssize_t n = position != nullptr ? ::pread(fd, buffer + got, size - got, *position)
-                                          : ::read(fd, buffer + got, size - got);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
-    if (position != nullptr) *position += n;
-  }
-  return static_cast<ssize_t>(got);
 }
 
 // How much of a file is hashed between two progress reports (and, mapped, between two releases
@@ -118,8 +95,5 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
 /// own; `hashed` is how many bytes that was, from the start (0 for another family).
 std::error_code read_in_parts(file_sink& h, int fd, std::uint64_t offset, std::uint64_t size,
                               thread_pool& pool, bool may_offload, std::uint64_t& hashed);
-
-/// Opens path read-only, never onto descriptors 0, 1 or 2; -1 with errno set on failure.
-int open_for_reading(const std::filesystem::path& path) noexcept;
 
 }  // namespace fastblake::internal

@@ -1,0 +1,23 @@
+#!/bin/sh
+# The Windows build's emulator: Wine (Debian's wine64) in a prefix of its own, made once under a
+# lock (two tests starting together would otherwise both make it), quiet, with the program's
+# exit status. FASTBLAKE_WINEPREFIX moves the prefix (default: ~/.cache/fastblake-wine).
+# Usage: wine-run.sh PROGRAM [ARG...]
+wine=/usr/lib/wine/wine64
+[ -x "$wine" ] || wine=wine64
+export WINEPREFIX="${FASTBLAKE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/fastblake-wine}"
+export WINEDEBUG="${WINEDEBUG:--all}"
+export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
+if [ ! -e "$WINEPREFIX/system.reg" ]; then
+  mkdir -p "$(dirname "$WINEPREFIX")"
+  (
+    flock 9
+    [ -e "$WINEPREFIX/system.reg" ] || "$wine" wineboot --init >/dev/null 2>&1
+  ) 9>"$WINEPREFIX.lock"
+fi
+# A server that outlives each program: starting one takes Wine seconds, a program under a running
+# one a few hundredths.
+server=$(dirname "$wine")/wineserver
+[ -x "$server" ] || server=wineserver
+"$server" -p60 2>/dev/null
+exec "$wine" "$@"
