@@ -22,6 +22,8 @@ NATIVE = "^(unit|kernel|threads|backend|cli|cli-locale|mpi|mpi-hosts|packaging|b
 LIBRARY = "^(unit|kernel|threads|backend|meta)$"
 KERNELS = "^(kernel|backend|meta)$"
 EVERY = "."
+# What the library's labels run: a cross build makes only these (its tools' suites run natively).
+LIBRARY_PROGRAMS = ["fastblake_tests", "fastblake_allocation_tests", "fastblake_c_api_test"]
 
 
 def toolchain(name):
@@ -55,15 +57,23 @@ TABLE = {
                  ["fastblake_tests"], KERNELS, True),
     "portable-only": ("base", {**RELEASE, "FASTBLAKE_BACKENDS": "portable"}, ["fastblake_tests"],
                       KERNELS, True),
-    "cross-aarch64": ("base", {**RELEASE, **toolchain("aarch64-linux-gnu")}, None, LIBRARY, True),
+    "cross-aarch64": ("base", {**RELEASE, **toolchain("aarch64-linux-gnu")}, LIBRARY_PROGRAMS,
+                      LIBRARY, True),
     # (The unit suite runs on the other little-endian target, aarch64, and big-endian on s390x.)
     "cross-ppc64le": ("base", {**RELEASE, **toolchain("powerpc64le-linux-gnu")},
                       ["fastblake_tests", "fastblake_allocation_tests"],
                       "^(kernel|threads|backend|meta)$", True),
     "cross-ppc64": ("base", {**RELEASE, **toolchain("powerpc64-linux-gnu")}, ["fastblake_tests"],
                     KERNELS, "request"),
-    "cross-s390x": ("base", {**RELEASE, **toolchain("s390x-linux-gnu")}, None, LIBRARY, True),
-    "cross-riscv64": ("base", {**RELEASE, **toolchain("riscv64-linux-gnu")}, None, LIBRARY, True),
+    "cross-s390x": ("base", {**RELEASE, **toolchain("s390x-linux-gnu")}, LIBRARY_PROGRAMS, LIBRARY,
+                    True),
+    "cross-riscv64": ("base", {**RELEASE, **toolchain("riscv64-linux-gnu")}, LIBRARY_PROGRAMS,
+                      LIBRARY, True),
+    # Windows x86-64 with MinGW-w64, its programs linked statically and run under Wine (the C
+    # interface's test, POSIX so far, not yet).
+    "cross-mingw": ("base", {**RELEASE, **toolchain("x86_64-w64-mingw32"),
+                             "CMAKE_EXE_LINKER_FLAGS": "-static"},
+                    ["fastblake_tests", "fastblake_allocation_tests"], LIBRARY, True),
     "wasm": ("base", {**RELEASE, **toolchain("wasm32-emscripten"), "FASTBLAKE_BUILD_TOOLS": "OFF",
                       "FASTBLAKE_INSTALL": "OFF"},
              None, "^(wasm|unit|kernel|threads|backend|meta)$", True),
@@ -113,6 +123,7 @@ CONFIGURE_NAMES = {
     "cross-ppc64le": "Cross build for little-endian POWER (the vsx backend), tests under qemu-user on a POWER9 model",
     "cross-ppc64": "Cross build for big-endian POWER (the portable backend), tests under qemu-user on a POWER9 model",
     "cross-riscv64": "Cross build for RISC-V with clang (the rvv backend), tests under qemu-user with the V extension",
+    "cross-mingw": "Cross build for Windows x86-64 with MinGW-w64 (every x86 backend, the file code on Win32), linked statically, tests under Wine",
     "wasm": "WebAssembly with emscripten (the simd128 backend), tests and the JavaScript module under Node.js",
     "js": "The JavaScript module alone, as the npm package folder (js/package/ of the build; js/README.md): the wasm preset without its tests",
     "fuzz": "libFuzzer targets with AddressSanitizer and UndefinedBehaviorSanitizer (clang; scripts/fuzz), the Python module's binding layer among them",
@@ -135,6 +146,7 @@ TEST_NAMES = {
     "cross-ppc64": "The kernel and backend tests under qemu, big-endian",
     "cross-riscv64": "The library's suite under qemu at VLEN 128, less the qemu-slow cases",
     "cross-riscv64-vlen256": "The rvv kernel tests at VLEN 256",
+    "cross-mingw": "The library's suite under Wine",
     "wasm": "The suite and the JavaScript module under Node.js",
     "fuzz": "Each fuzz target for 6 s",
     "cuda": "Every test of the build, the GPU's too",

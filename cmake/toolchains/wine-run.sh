@@ -19,5 +19,7 @@ fi
 # one a few hundredths.
 server=$(dirname "$wine")/wineserver
 [ -x "$server" ] || server=wineserver
-"$server" -p60 2>/dev/null
+# (Its output goes nowhere: a server holding the caller's pipes would keep them open after the
+# program ends, and whoever reads them, CTest included, waiting.)
+"$server" -p60 </dev/null >/dev/null 2>&1
 exec "$wine" "$@"

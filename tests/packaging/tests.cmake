@@ -13,7 +13,7 @@ add_test(NAME backend_names_in_docs
 # every exported symbol lives in namespace fastblake.
 add_test(NAME exported_symbols_are_namespaced
   COMMAND "${CMAKE_COMMAND}" -D "LIBRARY=$<TARGET_FILE:fastblake>" -D "NM=${CMAKE_NM}"
-          -P "${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_symbols.cmake")
+          -D "COFF=$<BOOL:${WIN32}>" -P "${CMAKE_CURRENT_SOURCE_DIR}/packaging/check_symbols.cmake")
 set_tests_properties(backend_names_in_docs exported_symbols_are_namespaced PROPERTIES LABELS meta)
 
 # Every include of src/ runs down the layers docs/architecture.md lists. The host's Python, by

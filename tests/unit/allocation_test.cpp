@@ -8,6 +8,10 @@
 #include <new>
 #include <vector>
 
+#ifdef _WIN32
+#include <malloc.h>
+#endif
+
 #include <gtest/gtest.h>
 
 #include <fastblake/bao.hpp>
@@ -22,6 +26,24 @@ std::atomic<std::size_t> allocations{0};
 std::atomic<std::size_t> largest{0};
 std::atomic<std::size_t> refuse_above{0};
 
+// Over-aligned memory: std::aligned_alloc, freed by free(); Windows' C runtime has none, and
+// its _aligned_malloc needs _aligned_free.
+void* aligned_allocate(std::size_t n, std::size_t alignment) {
+#ifdef _WIN32
+  return ::_aligned_malloc(n == 0 ? 1 : n, alignment);
+#else
+  return std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment);
+#endif
+}
+
+void aligned_release(void* p) {
+#ifdef _WIN32
+  ::_aligned_free(p);
+#else
+  std::free(p);
+#endif
+}
+
 void* counted(std::size_t n, std::size_t alignment = 0) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   std::size_t seen = largest.load(std::memory_order_relaxed);
@@ -29,9 +51,8 @@ void* counted(std::size_t n, std::size_t alignment = 0) {
   }
   const std::size_t limit = refuse_above.load(std::memory_order_relaxed);
   if (limit != 0 && n > limit) throw std::bad_alloc();
-  void* p = alignment > alignof(std::max_align_t)
-                ? std::aligned_alloc(alignment, (n + alignment - 1) / alignment * alignment)
-                : std::malloc(n == 0 ? 1 : n);
+  void* p = alignment > alignof(std::max_align_t) ? aligned_allocate(n, alignment)
+                                                  : std::malloc(n == 0 ? 1 : n);
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
@@ -62,10 +83,10 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { aligned_release(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { aligned_release(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { aligned_release(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { aligned_release(p); }
 
 namespace fastblake::test {
 namespace {

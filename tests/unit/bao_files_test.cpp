@@ -26,6 +26,7 @@
 #include <fastblake/thread_pool.hpp>
 
 #include "bao_test_support.hpp"
+#include "os_support.hpp"
 #include "test_support.hpp"
 
 namespace fastblake::test {
@@ -159,7 +160,7 @@ TEST(BaoEncodePieces, FilesOnEveryWayOfTheFileFunctions) {
 
   // A descriptor from its offset, a length limit, and progress to the end.
   write_input(random);
-  const int fd = ::open(path.c_str(), O_RDONLY);
+  const int fd = open_read(path);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::lseek(fd, 12345, SEEK_SET), 12345);
   for (std::uint64_t limit : {std::uint64_t{5} << 20, ~std::uint64_t{0}}) {
@@ -209,7 +210,7 @@ TEST(BaoFiles, EncodeFileErrors) {
             std::errc::no_such_file_or_directory);
   EXPECT_EQ(code_of([&] { bao::encode_outboard_file(dir, nowhere); }), std::errc::is_a_directory);
   int pipe_ends[2];
-  ASSERT_EQ(::pipe(pipe_ends), 0);
+  ASSERT_TRUE(make_pipe(pipe_ends));
   EXPECT_EQ(code_of([&] { bao::encode_fd(pipe_ends[0], nowhere); }), std::errc::invalid_argument);
   ::close(pipe_ends[0]);
   ::close(pipe_ends[1]);
@@ -243,7 +244,7 @@ TEST(BaoFiles, EncodeFileErrors) {
     const bao::write_at_function shrink = [&](std::uint64_t at, std::span<const std::byte>) {
       if (at != 0 && !cut) {
         cut = true;
-        ASSERT_EQ(::truncate(path.c_str(), (2 << 20) + 5), 0);
+        ASSERT_TRUE(shrink_file(path, (2 << 20) + 5));
       }
     };
     EXPECT_EQ(code_of([&] { bao::encode_outboard_file(path, shrink, options); }),
@@ -281,7 +282,7 @@ TEST(BaoFiles, EncodeAndReadThroughDescriptors) {
     f.write(reinterpret_cast<const char*>(input.data()),
             static_cast<std::streamsize>(input.size()));
   }
-  const int in = ::open(in_path.c_str(), O_RDONLY);
+  const int in = open_read(in_path);
   const int out = ::open(out_path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
   ASSERT_GE(in, 0);
   ASSERT_GE(out, 0);

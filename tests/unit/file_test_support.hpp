@@ -2,10 +2,6 @@
 // file hashed by itself.
 #pragma once
 
-#include <fcntl.h>
-#include <sys/types.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <filesystem>
 
@@ -13,6 +9,7 @@
 #include <fastblake/file.hpp>
 #include <fastblake/thread_pool.hpp>
 
+#include "os_support.hpp"
 #include "scratch_dir.hpp"
 
 namespace fastblake::test {
@@ -24,8 +21,8 @@ class FileHashing : public scratch_dir_test {};
 inline blake3::hazmat::chaining_value file_subtree(const std::filesystem::path& p,
                                                    std::uint64_t offset, std::uint64_t length,
                                                    thread_pool* pool) {
-  const int fd = ::open(p.c_str(), O_RDONLY);
-  ::lseek(fd, static_cast<off_t>(offset), SEEK_SET);
+  const int fd = open_read(p);
+  ::lseek(fd, static_cast<long>(offset), SEEK_SET);
   blake3::hasher h;
   blake3::hazmat::set_input_offset(h, offset);
   blake3::file_options options;

@@ -27,6 +27,7 @@
 #include <fastblake/file.hpp>
 
 #include "blake3/offload.hpp"
+#include "os_support.hpp"
 #include "test_support.hpp"
 
 namespace fastblake::test {

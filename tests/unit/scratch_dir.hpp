@@ -1,8 +1,6 @@
 // A fixture with a directory of its own for the test's files, removed afterwards.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -12,13 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include "os_support.hpp"
+
 namespace fastblake::test {
 
 class scratch_dir_test : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string name = "fastblake-test-";
-    name.append(std::to_string(::getpid())).append("-");
+    name.append(std::to_string(process_id())).append("-");
     name.append(::testing::UnitTest::GetInstance()->current_test_info()->name());
     dir_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::create_directories(dir_);

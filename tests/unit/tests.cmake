@@ -17,13 +17,12 @@ add_executable(fastblake_tests
   unit/blake3_vectors_test.cpp
   unit/digest_test.cpp
   unit/kernel_differential_test.cpp
-  unit/thread_pool_test.cpp)
-if(UNIX)
-  target_sources(fastblake_tests PRIVATE unit/blake2_file_test.cpp unit/file_test.cpp
-                                         unit/file_progress_test.cpp
-                                         unit/file_hazards_test.cpp
-                                         unit/offload_test.cpp)
-endif()
+  unit/thread_pool_test.cpp
+  unit/blake2_file_test.cpp
+  unit/file_test.cpp
+  unit/file_progress_test.cpp
+  unit/file_hazards_test.cpp
+  unit/offload_test.cpp)
 # (WebAssembly has no fork().)
 if(UNIX AND NOT EMSCRIPTEN)
   target_sources(fastblake_tests PRIVATE unit/fork_test.cpp)

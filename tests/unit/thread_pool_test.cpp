@@ -18,6 +18,8 @@
 
 #include <fastblake/thread_pool.hpp>
 
+#include "os_support.hpp"
+
 namespace fastblake::test {
 namespace {
 
@@ -133,9 +135,9 @@ class ThreadsEnvironment : public ::testing::Test {
   }
   void TearDown() override {
     if (saved_.empty()) {
-      unsetenv("FASTBLAKE_THREADS");
+      unset_environment("FASTBLAKE_THREADS");
     } else {
-      setenv("FASTBLAKE_THREADS", saved_.c_str(), 1);
+      set_environment("FASTBLAKE_THREADS", saved_.c_str());
     }
   }
   std::string saved_;
@@ -143,16 +145,16 @@ class ThreadsEnvironment : public ::testing::Test {
 
 TEST_F(ThreadsEnvironment, OverridesTheDefaultThreadCount) {
   const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  setenv("FASTBLAKE_THREADS", "3", 1);
+  set_environment("FASTBLAKE_THREADS", "3");
   EXPECT_EQ(thread_pool::default_threads(), 3u);
-  setenv("FASTBLAKE_THREADS", "1024", 1);
+  set_environment("FASTBLAKE_THREADS", "1024");
   EXPECT_EQ(thread_pool::default_threads(), 1024u);
   for (const char* bad : {"", "0", "-2", "1025", "two", "4x", " 4", "99999999999999999999"}) {
     SCOPED_TRACE(std::string("FASTBLAKE_THREADS=") + bad);
-    setenv("FASTBLAKE_THREADS", bad, 1);
+    set_environment("FASTBLAKE_THREADS", bad);
     EXPECT_EQ(thread_pool::default_threads(), hardware);
   }
-  unsetenv("FASTBLAKE_THREADS");
+  unset_environment("FASTBLAKE_THREADS");
   EXPECT_EQ(thread_pool::default_threads(), hardware);
 }
 

@@ -97,7 +97,8 @@ std::int64_t read_fully(int fd, std::byte* buffer, std::size_t size,
       const DWORD e = ::GetLastError();
       // The end of a file read at an offset past it, and of a pipe whose writer closed it.
       if (e == ERROR_HANDLE_EOF || e == ERROR_BROKEN_PIPE) break;
-      return fail_with(e);
+      // A handle not open for reading: EBADF, as POSIX says of such a descriptor.
+      return fail_with(e == ERROR_ACCESS_DENIED ? ERROR_INVALID_HANDLE : e);
     }
     if (n == 0) break;
     got += n;
@@ -118,7 +119,9 @@ bool write_fully(int fd, const std::byte* bytes, std::size_t size,
     DWORD n = 0;
     OVERLAPPED where = at_offset(position + done);
     if (!::WriteFile(h, bytes + done, want, &n, &where)) {
-      fail_with_last_error();
+      const DWORD e = ::GetLastError();
+      // A handle not open for writing: EBADF, as POSIX says of such a descriptor.
+      fail_with(e == ERROR_ACCESS_DENIED ? ERROR_INVALID_HANDLE : e);
       return false;
     }
     done += n;
