@@ -19,7 +19,10 @@ fi
 # one a few hundredths.
 server=$(dirname "$wine")/wineserver
 [ -x "$server" ] || server=wineserver
-# (Its output goes nowhere: a server holding the caller's pipes would keep them open after the
-# program ends, and whoever reads them, CTest included, waiting.)
+# Nothing of Wine's own may hold the caller's pipes: CTest, reading a test's output, waits for
+# every holder to close them. So the server starts with its output going nowhere, and so do the
+# services Wine starts with a new server (winedevice, plugplay...), which inherit the standard
+# handles of its first program: a program that does nothing, whose handles are /dev/null's.
 "$server" -p60 </dev/null >/dev/null 2>&1
+"$wine" cmd /c exit </dev/null >/dev/null 2>&1
 exec "$wine" "$@"

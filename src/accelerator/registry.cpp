@@ -4,7 +4,7 @@
 #include <mutex>
 #include <new>
 
-#include "common/fork_safe_mutex.hpp"
+#include "os/fork_safe_mutex.hpp"
 
 namespace fastblake::internal::accelerator {
 

@@ -8,7 +8,7 @@
 #include <fastblake/backend.hpp>
 
 #include "backend/backend.hpp"
-#include "common/fork_safe_mutex.hpp"
+#include "os/fork_safe_mutex.hpp"
 
 namespace fastblake::internal::blake3 {
 

@@ -1,6 +1,8 @@
-// CPUID and XGETBV on x86-64, the kernel's hardware capabilities (getauxval) on POWER; fixed
-// answers elsewhere. Compiled at baseline flags.
+// CPUID and XGETBV on x86-64, the kernel's hardware capabilities (AT_HWCAP) on POWER, IBM Z and
+// RISC-V; fixed answers elsewhere. Compiled at baseline flags.
 #include "common/cpu_features.hpp"
+
+#include "os/process.hpp"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #if defined(_MSC_VER)
@@ -8,9 +10,6 @@
 #else
 #include <cpuid.h>
 #endif
-#endif
-#if (defined(__powerpc64__) || defined(__riscv) || defined(__s390x__)) && defined(__linux__)
-#include <sys/auxv.h>
 #endif
 #if defined(__powerpc64__) && defined(__linux__)
 #ifndef PPC_FEATURE_HAS_VSX
@@ -87,7 +86,7 @@ std::uint32_t detect() noexcept {
   if (max_leaf < 7) return features;
   const cpuid_regs leaf7 = cpuid(7, 0);
   if ((features & feature_avx) && (leaf7.ebx & (1u << 5))) features |= feature_avx2;
-  if ((xcr & zmm_opmask_state) == zmm_opmask_state) {
+  if (os::avx512_state_usable((xcr & zmm_opmask_state) == zmm_opmask_state)) {
     if (leaf7.ebx & (1u << 16)) features |= feature_avx512f;
     if (leaf7.ebx & (1u << 31)) features |= feature_avx512vl;
   }
@@ -98,15 +97,15 @@ std::uint32_t detect() noexcept {
 
 #elif defined(__aarch64__) || defined(_M_ARM64)
 
-// Advanced SIMD is mandatory in AArch64.
-std::uint32_t detect() noexcept { return feature_neon; }
+// Advanced SIMD is mandatory in AArch64 (Windows is asked all the same).
+std::uint32_t detect() noexcept { return os::neon_usable() ? feature_neon : 0; }
 
 #elif defined(__powerpc64__) && defined(__linux__)
 
 // The kernel's hardware capabilities; ppc64le's ABI needs POWER8, whose VSX every such CPU has,
 // but the bit is still what says so.
 std::uint32_t detect() noexcept {
-  return (getauxval(AT_HWCAP) & PPC_FEATURE_HAS_VSX) != 0 ? std::uint32_t{feature_vsx} : 0;
+  return (os::hardware_capabilities() & PPC_FEATURE_HAS_VSX) != 0 ? std::uint32_t{feature_vsx} : 0;
 }
 
 #elif defined(__s390x__) && defined(__linux__)
@@ -114,7 +113,7 @@ std::uint32_t detect() noexcept {
 // The vector facility (z13 and later), where the kernel saves the vector registers.
 std::uint32_t detect() noexcept {
   constexpr unsigned long hwcap_s390_vx = 2048;  // HWCAP_S390_VX
-  return (getauxval(AT_HWCAP) & hwcap_s390_vx) != 0 ? std::uint32_t{feature_zvector} : 0;
+  return (os::hardware_capabilities() & hwcap_s390_vx) != 0 ? std::uint32_t{feature_zvector} : 0;
 }
 
 #elif defined(__EMSCRIPTEN__)
@@ -129,7 +128,7 @@ std::uint32_t detect() noexcept { return feature_simd128; }
 // Linux reports the single-letter extensions as bits of AT_HWCAP: 'V' is the vector extension
 // 1.0 (the kernel sets it only where it saves the vector state).
 std::uint32_t detect() noexcept {
-  return (getauxval(AT_HWCAP) & (1ul << ('V' - 'A'))) != 0 ? std::uint32_t{feature_rvv} : 0;
+  return (os::hardware_capabilities() & (1ul << ('V' - 'A'))) != 0 ? std::uint32_t{feature_rvv} : 0;
 }
 
 #else

@@ -1,7 +1,8 @@
 #include <fastblake/thread_pool.hpp>
 
 #include "common/automatic_pool.hpp"
-#include "common/fork_safe_mutex.hpp"
+#include "os/fork_safe_mutex.hpp"
+#include "os/process.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -16,13 +17,6 @@
 #include <system_error>
 #include <thread>
 #include <vector>
-
-#if defined(__unix__) || defined(__APPLE__)
-#include <pthread.h>
-#endif
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
 #include <immintrin.h>
@@ -72,12 +66,9 @@ std::atomic<std::uint64_t> fork_generation{0};
 internal::fork_safe_mutex adopt_mutex;
 
 [[maybe_unused]] const int fork_counted = [] {
-#if defined(__unix__) || defined(__APPLE__)
-  return pthread_atfork(nullptr, nullptr,
+  internal::os::at_fork(nullptr, nullptr,
                         [] { fork_generation.fetch_add(1, std::memory_order_relaxed); });
-#else
   return 0;
-#endif
 }();
 
 }  // namespace
@@ -181,14 +172,7 @@ struct thread_pool::shared {
   }
 
   void work() {
-#if defined(__linux__)
-    // Run the workers as SCHED_BATCH: same share of the CPU, but a woken worker never preempts
-    // the running thread. Without it, a worker woken by join() on a virtual machine whose other
-    // vCPUs are halted lands on the joining thread's own CPU and preempts it until the load
-    // balancer moves one of them, ~190 us later (docs/benchmarks.md, "Threads").
-    sched_param param{};
-    pthread_setschedparam(pthread_self(), SCHED_BATCH, &param);
-#endif
+    internal::os::run_as_batch_thread();
     for (;;) {
       spin_until([&] { return queued.load(std::memory_order_relaxed) > 0 || stopping.load(); });
       std::unique_lock lock(mutex);

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "common/faster_of_two.hpp"
-#include "common/fork_safe_mutex.hpp"
+#include "os/fork_safe_mutex.hpp"
 #include "file/engine.hpp"
 
 namespace fastblake::internal {

@@ -5,14 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <fastblake/fastblake.h>
 
 #include "bao_support.h"
 #include "expected.h"
+#include "os_support.h"
 
 void test_bao_vectors(void) {
   FILE* f = fopen(FASTBLAKE_BAO_VECTORS, "r");
@@ -183,15 +182,16 @@ void test_bao_reader(void) {
   CHECK(fastblake_bao_reader_new(hash, read_memory, &e, NULL, NULL, 33, &r) == EINVAL);
 
   /* Through files: encoded from a descriptor into one, read back through descriptors. */
-  char dir[] = "/tmp/fastblake-c-bao-XXXXXX";
+  char dir[512];
+  temp_pattern(dir, sizeof dir, "fastblake-c-bao-XXXXXX");
   if (mkdtemp(dir) == NULL) {
     ++failures;
   } else {
-    char in_path[256], out_path[256];
+    char in_path[600], out_path[600];
     snprintf(in_path, sizeof in_path, "%s/in", dir);
     snprintf(out_path, sizeof out_path, "%s/out", dir);
-    const int in_fd = open(in_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    const int out_fd = open(out_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    const int in_fd = test_open(in_path, O_RDWR | O_CREAT | O_TRUNC);
+    const int out_fd = test_open(out_path, O_RDWR | O_CREAT | O_TRUNC);
     CHECK(in_fd >= 0 && out_fd >= 0 && write(in_fd, input, len) == (ssize_t)len);
     uint8_t from_fd[32];
     CHECK(fastblake_bao_encode_fd(in_fd, len, FASTBLAKE_BAO_OUTBOARD, 0, out_fd, from_fd, NULL) ==
@@ -250,13 +250,6 @@ void test_bao_reader(void) {
   free(outboard);
 }
 
-/* The memory this process has held at most, in KiB. */
-static long peak_kib(void) {
-  struct rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
 /* A 108-byte encoding whose header claims up to 2^64 - 1 bytes, at every group size, through
  * the in-memory decoder and the readers (combined, outboard, slice): each fails, and memory
  * follows the bytes given, never the length claimed. Sizes past 2^64 - 1 are 0. An encoding
@@ -302,7 +295,8 @@ void test_bao_hostile(void) {
    * buffers, far below the smallest claim.) */
   CHECK(peak_kib() - before < 64 * 1024);
 
-  char path[] = "/tmp/fastblake-c-bao-XXXXXX";
+  char path[512];
+  temp_pattern(path, sizeof path, "fastblake-c-bao-XXXXXX");
   const int fd = mkstemp(path);
   CHECK(fd >= 0);
   if (fd < 0) return;
@@ -310,7 +304,7 @@ void test_bao_hostile(void) {
   uint8_t root[32];
   CHECK(fastblake_bao_encode_file(path, FASTBLAKE_BAO_COMBINED, 0, 0, fd, root) == EINVAL);
   struct stat st;
-  CHECK(fstat(fd, &st) == 0 && st.st_size == (off_t)sizeof bytes);
+  CHECK(fstat(fd, &st) == 0 && st.st_size == (long long)sizeof bytes);
   uint8_t back[sizeof bytes];
   CHECK(pread(fd, back, sizeof back, 0) == (ssize_t)sizeof back &&
         memcmp(back, bytes, sizeof back) == 0);

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <fastblake/fastblake.h>
 
 #include "bao_support.h"
 #include "expected.h"
+#include "os_support.h"
 
 /* A growing output in memory for the stream encoder; writes fail with ENOSPC from fail_at on,
  * if set. */
@@ -218,7 +218,8 @@ void test_bao_stream(void) {
   CHECK(fastblake_bao_encoder_new(read_output, write_memory, &m, 3, 0, &e) == EINVAL);
   CHECK(fastblake_bao_encoder_new(read_output, write_memory, &m, 0, 33, &e) == EINVAL);
   /* Into a file, read back by the reader. */
-  char path[] = "/tmp/fastblake-c-bao-stream-XXXXXX";
+  char path[512];
+  temp_pattern(path, sizeof path, "fastblake-c-bao-stream-XXXXXX");
   const int fd = mkstemp(path);
   CHECK(fd >= 0);
   if (fd >= 0) {
@@ -235,7 +236,8 @@ void test_bao_stream(void) {
     fastblake_bao_reader_free(r);
     free(out);
     /* A file appended to: its post-order outboard, in a file, resumed through descriptors. */
-    char data_path[] = "/tmp/fastblake-c-bao-data-XXXXXX";
+    char data_path[512];
+    temp_pattern(data_path, sizeof data_path, "fastblake-c-bao-data-XXXXXX");
     const int data_fd = mkstemp(data_path);
     CHECK(data_fd >= 0 && ftruncate(fd, 0) == 0);
     if (data_fd >= 0) {

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <fastblake/fastblake.h>
 
 #include "check.h"
 #include "expected.h"
+#include "os_support.h"
 
 int failures = 0;
 
@@ -133,13 +133,14 @@ static void test_blake3_hasher(void) {
 }
 
 static void test_files(void) {
-  char dir[] = "/tmp/fastblake-c-test-XXXXXX";
+  char dir[512];
+  temp_pattern(dir, sizeof dir, "fastblake-c-test-XXXXXX");
   if (mkdtemp(dir) == NULL) {
     fprintf(stderr, "%s:%d: mkdtemp failed\n", __FILE__, __LINE__);
     ++failures;
     return;
   }
-  char path[256];
+  char path[600];
   snprintf(path, sizeof path, "%s/data", dir);
   const size_t n = (3u << 20) + 5;
   uint8_t* in = test_input(n);
@@ -162,7 +163,7 @@ static void test_files(void) {
     CHECK(memcmp(got, want, 32) == 0);
 
     fastblake_blake3_hasher_init(&h);
-    const int fd = open(path, O_RDONLY);
+    const int fd = test_open(path, O_RDONLY);
     CHECK(fd >= 0 && fastblake_blake3_hasher_update_fd(&h, fd, strategies[i]) == 0);
     if (fd >= 0) close(fd);
     fastblake_blake3_hasher_finalize(&h, got, 32);
@@ -174,7 +175,7 @@ static void test_files(void) {
   fastblake_blake3_hasher_init(&h);
   fastblake_blake3_hasher_update(&h, "kept", 4);
   memcpy(&before, &h, sizeof h);
-  char missing[300];
+  char missing[600];
   snprintf(missing, sizeof missing, "%s/missing", dir);
   CHECK(fastblake_blake3_hasher_update_file(&h, missing, FASTBLAKE_FILE_AUTOMATIC) == ENOENT);
   CHECK(fastblake_blake3_hasher_update_file(&h, dir, FASTBLAKE_FILE_READ) == EISDIR);

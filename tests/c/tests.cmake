@@ -1,14 +1,15 @@
 # The C interface's test, included by tests/CMakeLists.txt.
 
-# The C interface, compiled as C11, against the C++ API's answers (POSIX: it hashes files).
-if(UNIX)
+# The C interface, compiled as C11, against the C++ API's answers (it hashes files: POSIX and
+# Windows, tests/c/os_support.h).
+if(UNIX OR WIN32)
   enable_language(C)
   add_executable(fastblake_c_api_test c/c_api_test.c c/bao_c_test.c c/bao_stream_c_test.c
                                     c/expected.cpp)
   set_target_properties(fastblake_c_api_test PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON
                         C_EXTENSIONS OFF)
   target_compile_definitions(fastblake_c_api_test PRIVATE
-                             $<$<COMPILE_LANGUAGE:C>:_POSIX_C_SOURCE=200809L>
+                             $<$<AND:$<COMPILE_LANGUAGE:C>,$<NOT:$<BOOL:${WIN32}>>>:_POSIX_C_SOURCE=200809L>
                              FASTBLAKE_BAO_VECTORS="${CMAKE_CURRENT_SOURCE_DIR}/vectors/bao_vectors.txt")
   target_link_libraries(fastblake_c_api_test PRIVATE fastblake::fastblake fastblake_warnings)
   if(EMSCRIPTEN)

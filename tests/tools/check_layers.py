@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The folders of src/ are the layers docs/architecture.md lists: every #include "..." of src/
 runs down them or stays in its layer, neither family (blake2, blake3: their kernels and their
-modes) includes the other, and no two folders include each other. Fails on an include that runs
-up, on one between the families, on two folders that include each other, on a file in a folder
-no layer names, and on an include it cannot resolve; prints the layers' sizes otherwise.
+modes) includes the other, no two folders include each other, and only src/os/posix/ and
+src/os/windows/ include the OS's own headers (<unistd.h>, <windows.h>, <sys/...>...). Fails on an
+include that runs up, on one between the families, on two folders that include each other, on
+an OS header elsewhere, on a file in a folder no layer names, and on an include it cannot
+resolve; prints the layers' sizes otherwise.
 The wings (the folders under "## Wings" there) are built on the public API: the code of each
 (its tests apart) includes its own files and nothing of src/ or of another wing.
 
@@ -63,6 +65,11 @@ def family(relative):
     return found.group(1) if found else None
 
 
+# What differs by OS lives in one folder per OS family: their headers nowhere else.
+OS_FOLDERS = {"os/posix", "os/windows"}
+OS_HEADERS = re.compile(r"^(windows|io|direct|psapi|unistd|fcntl|signal|pthread|sched|dirent|dlfcn|"
+                        r"termios|poll|pwd|langinfo)\.h$|^sys/|^mach/")
+
 problems = []
 counts = {}
 # (including folder, included folder) -> the first include that makes the edge.
@@ -76,6 +83,10 @@ for path in files:
         continue
     counts[mine] = counts.get(mine, 0) + 1
     for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        system = re.match(r"\s*#\s*include\s+<([^>]+)>", line)
+        if system and OS_HEADERS.match(system.group(1)) and folder_of(relative) not in OS_FOLDERS:
+            problems.append(f"src/{relative}:{number}: <{system.group(1)}> is the OS's: only "
+                            f"src/os/posix/ and src/os/windows/ include it (src/os/*.hpp asks)")
         include = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
         if not include:
             continue

@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <latch>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -199,12 +198,6 @@ TEST_F(FileHazards, AShrinkAfterTheLastReadIsTruncated) {
 // The same at random moments, by another thread: whatever the moment, the outcome is the error
 // or the digest of the file before or after the shrink, both of which it really was.
 TEST_F(FileHazards, AShrinkAtARandomMomentEndsInTheErrorOrARealState) {
-#ifdef _WIN32
-  // Under Wine one run in several of this case spun (the wineserver busy, every other test of
-  // the run slowed 100-fold) until killed: not yet understood, so not run there. The shrinks
-  // at set moments above run under Wine and pass.
-  GTEST_SKIP() << "a shrink at a random moment can spin under Wine (under investigation)";
-#endif
   random_source rng(test_seed() + 61);
   const std::uint64_t page = page_size();
   const std::vector<std::byte> data = rng.bytes((8u << 20) + 777);
@@ -236,7 +229,7 @@ TEST_F(FileHazards, AShrinkAtARandomMomentEndsInTheErrorOrARealState) {
       SCOPED_TRACE(std::string(w.name) + ", shrunk by " + std::to_string(shrink) + " after " +
                    std::to_string(delay.count()) + " us");
       write("shrinks", data);
-      std::latch started(1);
+      latch started(1);
       std::thread shrinker([&] {
         started.wait();
         std::this_thread::sleep_for(delay);
@@ -271,8 +264,8 @@ TEST_F(FileHazards, AThousandThreadsHashMappedFilesThatShrinkUnderThem) {
   random_source rng(test_seed() + 62);
   const std::vector<std::byte> data = rng.bytes((1u << 20) + 5 * page_size() + 100);
   const fs::path p = write("shared", data);
-  std::latch all_mapped(threads);
-  std::latch shrunk(1);
+  latch all_mapped(threads);
+  latch shrunk(1);
   std::vector<std::error_code> errors(threads);
   std::vector<std::thread> hashing;
   hashing.reserve(threads);

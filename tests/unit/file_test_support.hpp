@@ -22,14 +22,14 @@ inline blake3::hazmat::chaining_value file_subtree(const std::filesystem::path& 
                                                    std::uint64_t offset, std::uint64_t length,
                                                    thread_pool* pool) {
   const int fd = open_read(p);
-  ::lseek(fd, static_cast<long>(offset), SEEK_SET);
+  seek_fd(fd, offset);
   blake3::hasher h;
   blake3::hazmat::set_input_offset(h, offset);
   blake3::file_options options;
   options.pool = pool;
   options.max_length = length;
   blake3::update_from_fd(h, fd, options);
-  ::close(fd);
+  close_fd(fd);
   return blake3::hazmat::finalize_non_root(h);
 }
 

@@ -17,9 +17,7 @@
 #include <unistd.h>
 #endif
 
-#include <chrono>
 #include <system_error>
-#include <thread>
 
 namespace fastblake::test {
 
@@ -55,6 +53,23 @@ inline int open_read_write(const std::filesystem::path& path) {
   return ::_wopen(path.c_str(), _O_RDWR | _O_CREAT | _O_BINARY, _S_IREAD | _S_IWRITE);
 #else
   return ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+#endif
+}
+
+/// Moves the descriptor's offset to `offset` (64 bits everywhere); false on failure.
+inline bool seek_fd(int fd, std::uint64_t offset) {
+#ifdef _WIN32
+  return ::_lseeki64(fd, static_cast<long long>(offset), SEEK_SET) >= 0;
+#else
+  return ::lseek(fd, static_cast<off_t>(offset), SEEK_SET) >= 0;
+#endif
+}
+
+inline void close_fd(int fd) {
+#ifdef _WIN32
+  ::_close(fd);
+#else
+  ::close(fd);
 #endif
 }
 
@@ -94,45 +109,37 @@ inline bool under_wine() {
 }
 #endif
 
+#if defined(_WIN32) && defined(__x86_64__) && defined(__GNUC__)
+/// Linux's truncate(2), called from a Windows program under Wine: its code runs as any code of
+/// the Linux process that Wine is, so the syscall instruction reaches Linux itself.
+inline long linux_truncate(const char* unix_path, std::uint64_t size) {
+  long result;
+  asm volatile("syscall"
+               : "=a"(result)
+               : "a"(76L), "D"(unix_path), "S"(static_cast<long>(size))
+               : "rcx", "r11", "memory");
+  return result;
+}
+#endif
+
 /// Cuts the file at path to `size` bytes, as another process would, while it may be open and
 /// mapped here. Windows refuses to cut a file that has a mapped view (ERROR_USER_MAPPED_FILE);
-/// under Wine the cut is then made by a Unix process (Wine starts Unix programs too), as a
+/// under Wine the cut is then made by Linux itself (truncate(2) on the file's Unix name), as a
 /// program on another machine cuts a file on a share. False where it cannot be cut.
 inline bool shrink_file(const std::filesystem::path& path, std::uint64_t size) {
   std::error_code ec;
   std::filesystem::resize_file(path, size, ec);
   if (!ec) return true;
-#ifdef _WIN32
+#if defined(_WIN32) && defined(__x86_64__) && defined(__GNUC__)
   if (!under_wine()) return false;
   using unix_name_function = char*(__cdecl*)(const wchar_t*);
   const auto unix_name = reinterpret_cast<unix_name_function>(reinterpret_cast<void*>(
       ::GetProcAddress(::GetModuleHandleW(L"kernel32.dll"), "wine_get_unix_file_name")));
   char* name = unix_name != nullptr ? unix_name(path.c_str()) : nullptr;
   if (name == nullptr) return false;
-  std::wstring command = L"Z:\\usr\\bin\\truncate -s " + std::to_wstring(size) + L" \"";
-  for (const char* c = name; *c != 0; ++c) command += static_cast<wchar_t>(*c);
-  command += L"\"";
+  const long result = linux_truncate(name, size);
   ::HeapFree(::GetProcessHeap(), 0, name);
-  STARTUPINFOW startup{};
-  startup.cb = sizeof startup;
-  PROCESS_INFORMATION process{};
-  if (!::CreateProcessW(nullptr, command.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr,
-                        &startup, &process)) {
-    return false;
-  }
-  ::WaitForSingleObject(process.hProcess, 10000);
-  ::CloseHandle(process.hThread);
-  ::CloseHandle(process.hProcess);
-  // (Wine's wait on a Unix process may end before it does: the size tells.)
-  for (int tries = 0; tries < 1000; ++tries) {
-    WIN32_FILE_ATTRIBUTE_DATA data;
-    if (::GetFileAttributesExW(path.c_str(), GetFileExInfoStandard, &data) &&
-        (std::uint64_t{data.nFileSizeHigh} << 32 | data.nFileSizeLow) == size) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
+  return result == 0;
 #else
   return false;
 #endif

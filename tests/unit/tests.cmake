@@ -20,6 +20,7 @@ add_executable(fastblake_tests
   unit/thread_pool_test.cpp
   unit/blake2_file_test.cpp
   unit/file_test.cpp
+  unit/file_names_test.cpp
   unit/file_progress_test.cpp
   unit/file_hazards_test.cpp
   unit/offload_test.cpp)

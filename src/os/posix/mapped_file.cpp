@@ -18,7 +18,7 @@
 #include <limits>
 #include <mutex>
 
-#include "common/fork_safe_mutex.hpp"
+#include "os/fork_safe_mutex.hpp"
 #include "os/guard_table.hpp"
 
 namespace fastblake::internal::os {

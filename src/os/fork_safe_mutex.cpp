@@ -1,11 +1,9 @@
 // The fork handlers of the library's process-wide locks (fork_safe_mutex.hpp).
-#include "common/fork_safe_mutex.hpp"
+#include "os/fork_safe_mutex.hpp"
 
 #include <atomic>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <pthread.h>
-#endif
+#include "os/process.hpp"
 
 namespace fastblake::internal {
 
@@ -31,10 +29,8 @@ struct fork_handlers {
   }
 
   static void add(fork_safe_mutex& m) noexcept {
-#if defined(__unix__) || defined(__APPLE__)
-    static const int installed = pthread_atfork(prepare, after, after);
+    static const bool installed = (os::at_fork(prepare, after, after), true);
     (void)installed;
-#endif
     lock_list();
     m.next_ = newest.load();
     newest.store(&m);

@@ -1,0 +1,19 @@
+# What the zig toolchain files share: zig's clang, ar and ranlib (cmake/toolchains/zig-*.sh over
+# PyPI's ziglang) cross-compiling for `target`, a zig target triple (aarch64-macos,
+# x86_64-macos, aarch64-windows-gnu). zig brings each target's C library and system headers,
+# macOS's and MinGW-w64's included: no SDK to install. Nothing built so runs here.
+macro(fastblake_zig system processor target)
+  set(CMAKE_SYSTEM_NAME ${system})
+  set(CMAKE_SYSTEM_PROCESSOR ${processor})
+  foreach(_lang C CXX)
+    set(CMAKE_${_lang}_COMPILER_TARGET ${target})
+  endforeach()
+  set(CMAKE_C_COMPILER "${CMAKE_CURRENT_LIST_DIR}/zig-cc.sh")
+  set(CMAKE_CXX_COMPILER "${CMAKE_CURRENT_LIST_DIR}/zig-c++.sh")
+  set(CMAKE_AR "${CMAKE_CURRENT_LIST_DIR}/zig-ar.sh" CACHE FILEPATH "zig's ar")
+  set(CMAKE_RANLIB "${CMAKE_CURRENT_LIST_DIR}/zig-ranlib.sh" CACHE FILEPATH "zig's ranlib")
+  set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+  set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+  set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+  set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+endmacro()
