@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "common/faster_of_two.hpp"
-#include "os/fork_safe_mutex.hpp"
 #include "file/engine.hpp"
+#include "os/fork_safe_mutex.hpp"
 
 namespace fastblake::internal {
 
