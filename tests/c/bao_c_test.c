@@ -184,7 +184,7 @@ void test_bao_reader(void) {
   /* Through files: encoded from a descriptor into one, read back through descriptors. */
   char dir[512];
   temp_pattern(dir, sizeof dir, "fastblake-c-bao-XXXXXX");
-  if (mkdtemp(dir) == NULL) {
+  if (make_temp_dir(dir) == NULL) {
     ++failures;
   } else {
     char in_path[600], out_path[600];

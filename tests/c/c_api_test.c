@@ -135,8 +135,8 @@ static void test_blake3_hasher(void) {
 static void test_files(void) {
   char dir[512];
   temp_pattern(dir, sizeof dir, "fastblake-c-test-XXXXXX");
-  if (mkdtemp(dir) == NULL) {
-    fprintf(stderr, "%s:%d: mkdtemp failed\n", __FILE__, __LINE__);
+  if (make_temp_dir(dir) == NULL) {
+    fprintf(stderr, "%s:%d: make_temp_dir failed\n", __FILE__, __LINE__);
     ++failures;
     return;
   }

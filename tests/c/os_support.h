@@ -1,6 +1,6 @@
 /* What the C tests use of the operating system, on POSIX systems and on Windows, where
  * MinGW-w64's C runtime has open, write, close, unlink and mkstemp but opens in text mode and
- * has no pread, ftruncate, mkdtemp or getrusage. Descriptors are binary everywhere. */
+ * has no pread, ftruncate, getrusage, nor (Debian's) mkdtemp. Descriptors are binary everywhere. */
 #ifndef FASTBLAKE_TESTS_C_OS_SUPPORT_H
 #define FASTBLAKE_TESTS_C_OS_SUPPORT_H
 
@@ -29,7 +29,8 @@ static inline long long pread(int fd, void* buffer, size_t size, long long offse
   return _read(fd, buffer, (unsigned)size);
 }
 static inline int ftruncate(int fd, long long size) { return _chsize_s(fd, size) == 0 ? 0 : -1; }
-static inline char* mkdtemp(char* pattern) {
+/* mkdtemp (newer MinGW-w64 has one, Debian's has not). */
+static inline char* make_temp_dir(char* pattern) {
   if (_mktemp_s(pattern, strlen(pattern) + 1) != 0 || _mkdir(pattern) != 0) return NULL;
   return pattern;
 }
@@ -45,6 +46,7 @@ static inline long peak_kib(void) {
 #include <unistd.h>
 
 static inline int test_open(const char* path, int flags) { return open(path, flags, 0600); }
+static inline char* make_temp_dir(char* pattern) { return mkdtemp(pattern); }
 /* The memory this process has held at most, in KiB. */
 static inline long peak_kib(void) {
   struct rusage usage;

@@ -10,6 +10,8 @@ if(UNIX OR WIN32)
                         C_EXTENSIONS OFF)
   target_compile_definitions(fastblake_c_api_test PRIVATE
                              $<$<AND:$<COMPILE_LANGUAGE:C>,$<NOT:$<BOOL:${WIN32}>>>:_POSIX_C_SOURCE=200809L>
+                             # (macOS hides mkdtemp and ru_maxrss from strict POSIX.)
+                             $<$<AND:$<COMPILE_LANGUAGE:C>,$<PLATFORM_ID:Darwin>>:_DARWIN_C_SOURCE>
                              FASTBLAKE_BAO_VECTORS="${CMAKE_CURRENT_SOURCE_DIR}/vectors/bao_vectors.txt")
   target_link_libraries(fastblake_c_api_test PRIVATE fastblake::fastblake fastblake_warnings)
   if(EMSCRIPTEN)
