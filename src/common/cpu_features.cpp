@@ -98,7 +98,7 @@ std::uint32_t detect() noexcept {
 #elif defined(__aarch64__) || defined(_M_ARM64)
 
 // Advanced SIMD is mandatory in AArch64 (Windows is asked all the same).
-std::uint32_t detect() noexcept { return os::neon_usable() ? feature_neon : 0; }
+std::uint32_t detect() noexcept { return os::neon_usable() ? std::uint32_t{feature_neon} : 0; }
 
 #elif defined(__powerpc64__) && defined(__linux__)
 
