@@ -73,7 +73,12 @@ TABLE = {
     # Windows x86-64 with MinGW-w64, its programs linked statically and run under Wine.
     "cross-mingw": ("base", {**RELEASE, **toolchain("x86_64-w64-mingw32"),
                              "CMAKE_EXE_LINKER_FLAGS": "-static"},
-                    None, LIBRARY, True),
+                    None, "^(unit|kernel|threads|backend|cli|meta)$", True),
+    # The Windows tools as scripts/package windows ships them: static, stripped, nothing else.
+    "windows-tools": ("base", {**RELEASE, **toolchain("x86_64-w64-mingw32"),
+                               "CMAKE_EXE_LINKER_FLAGS": "-static -s", "FASTBLAKE_BUILD_TESTS": "OFF",
+                               "FASTBLAKE_WARNINGS_AS_ERRORS": "ON"},
+                      ["b3sum", "b2sum", "bao"], None, False),
     # macOS (both) and Windows on arm64 with zig's clang: everything compiled and linked with
     # warnings as errors, nothing run (no test preset); on request (scripts/test NAME), as CI's
     # 30 minutes have no room for three more builds.
@@ -140,6 +145,7 @@ CONFIGURE_NAMES = {
     "js": "The JavaScript module alone, as the npm package folder (js/package/ of the build; js/README.md): the wasm preset without its tests",
     "fuzz": "libFuzzer targets with AddressSanitizer and UndefinedBehaviorSanitizer (clang; scripts/fuzz), the Python module's binding layer among them",
     "package": "Debian packages: shared library, tools as fastblake-b3sum and fastblake-b2sum, b3sum-mpi (scripts/package)",
+    "windows-tools": "The Windows tools, static and stripped, for their zip (scripts/package windows)",
     "cuda": "Release with the CUDA backend required (scripts/gpu-check)",
 }
 TEST_NAMES = {

@@ -7,7 +7,8 @@ include that runs up, on one between the families, on two folders that include e
 an OS header elsewhere, on a file in a folder no layer names, and on an include it cannot
 resolve; prints the layers' sizes otherwise.
 The wings (the folders under "## Wings" there) are built on the public API: the code of each
-(its tests apart) includes its own files and nothing of src/ or of another wing.
+(its tests apart) includes its own files and nothing of src/ or of another wing; the tools'
+OS headers are only in tools/common/posix/ and tools/common/windows/.
 
 Usage: check_layers.py SOURCE_DIR
 """
@@ -123,6 +124,9 @@ def wings():
     return found
 
 
+# The tools run on POSIX systems and Windows: what they ask of either is in one folder each.
+WING_OS_FOLDERS = {"tools": {"common/posix", "common/windows"}}
+
 wing_files = 0
 for wing in wings():
     base = (ROOT / wing).resolve()
@@ -133,7 +137,14 @@ for wing in wings():
         if "tests" in path.relative_to(base).parts:
             continue
         wing_files += 1
+        os_folders = WING_OS_FOLDERS.get(wing)
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            system = re.match(r"\s*#\s*include\s+<([^>]+)>", line)
+            if (system and os_folders is not None and OS_HEADERS.match(system.group(1)) and
+                    folder_of(path.relative_to(base).as_posix()) not in os_folders):
+                problems.append(f"{path.relative_to(ROOT.resolve()).as_posix()}:{number}: "
+                                f"<{system.group(1)}> is the OS's: only {wing}/common/posix/ and "
+                                f"{wing}/common/windows/ include it ({wing}/common/system.hpp asks)")
             include = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
             if not include:
                 continue

@@ -7,11 +7,8 @@
 //
 // Here: hashing and printing the sums, and the run from the command line (options.cpp) to the
 // exit status; checking (-c) is in check.cpp.
-#include <fcntl.h>
+
 #include <getopt.h>
-#include <langinfo.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -70,12 +67,12 @@ int errno_of(const std::error_code& ec) {
 result hash_named(const std::string& name, const settings& s) {
   const bool from_stdin = name == "-";
   if (from_stdin) stdin_used = true;
-  const int fd = from_stdin ? STDIN_FILENO : tools::open_above_standard(name.c_str(), O_RDONLY);
+  const int fd = from_stdin ? tools::standard_input : tools::open_for_reading(name);
   if (fd < 0) return {"", errno};
   b2::hasher h(s.algo, s.bytes);
   std::error_code ec;
   b2::update_from_fd(h, fd, s.file, ec);
-  if (!from_stdin) ::close(fd);
+  if (!from_stdin) tools::close_descriptor(fd);
   return ec ? result{"", errno_of(ec)} : result{h.finalize().to_hex(), 0};
 }
 
@@ -89,7 +86,7 @@ int finish_output(int status) {
               (out.error() == EBADF ? ": Bad file descriptor" : "") + "\n");
     return EXIT_FAILURE;
   }
-  if (stdin_used && ::fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF) {
+  if (stdin_used && tools::descriptor_closed(tools::standard_input)) {
     to_stderr(std::string(program) + ": standard input: " + std::strerror(EBADF) + "\n");
     return EXIT_FAILURE;
   }
@@ -124,7 +121,10 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
     if (s.bytes != info(s.algo).max_bytes) line.append("-").append(std::to_string(8 * s.bytes));
     line.append(" (").append(shown).append(") = ").append(hex);
   } else {
-    line.append(hex).append(" ").append(s.binary ? "*" : " ").append(shown);
+    line.append(hex)
+        .append(" ")
+        .append((name == "-" ? s.binary_stdin : s.binary) ? "*" : " ")
+        .append(shown);
   }
   line.push_back(s.delimiter);
   out.write(line);
@@ -132,8 +132,7 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
 
 int run_unguarded(int argc, char** argv) {
   if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') program = argv[0];
-  std::setlocale(LC_ALL, "");
-  utf8_locale = std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+  utf8_locale = tools::use_environment_locale();
   command c = parse_command_line(argc, argv);
   settings& s = c.s;
   // The FILEs: the operands, or --files0-from's list, read a block at a time.
@@ -205,8 +204,8 @@ int run_unguarded(int argc, char** argv) {
           files.size(), 64 * jobs,
           [&](std::size_t i) { return files[i] == "-" || !problems[i].empty(); }, hash_alone,
           [&](std::size_t first, std::size_t last) {
-            const std::vector<std::filesystem::path> batch(files.begin() + first,
-                                                           files.begin() + last);
+            std::vector<std::filesystem::path> batch;
+            for (std::size_t k = first; k < last; ++k) batch.push_back(tools::path_of(files[k]));
             const auto results = b2::hash_files(batch, prototype, s.file);
             for (std::size_t k = 0; k < results.size(); ++k) {
               report(files[first + k], results[k].error ? result{"", errno_of(results[k].error)}
@@ -241,8 +240,8 @@ int b2sum::run(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     // GNU's xalloc_die(), written without allocating.
     out.flush();
-    tools::write_all(STDERR_FILENO, program);
-    tools::write_all(STDERR_FILENO, ": memory exhausted\n");
+    tools::write_all(tools::standard_error, program);
+    tools::write_all(tools::standard_error, ": memory exhausted\n");
     return 1;
   }
 }

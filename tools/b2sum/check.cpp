@@ -3,9 +3,6 @@
 // prints them.
 #include "check.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -76,7 +73,7 @@ int verify(const std::string& name, const parsed_line& own, const parsed_line* a
 bool check_file(const std::string& list, const settings& s, const check_options& o) {
   const bool from_stdin = list == "-";
   const std::string shown = quotef(from_stdin ? "standard input" : list);
-  const int fd = from_stdin ? STDIN_FILENO : tools::open_above_standard(list.c_str(), O_RDONLY);
+  const int fd = from_stdin ? tools::standard_input : tools::open_for_reading(list);
   if (from_stdin) stdin_used = true;
   if (fd < 0) {
     message(shown + ": " + std::strerror(errno));
@@ -130,7 +127,7 @@ bool check_file(const std::string& list, const settings& s, const check_options&
     }
   }
   const bool read_error = in.error() != 0;
-  if (!from_stdin) ::close(fd);
+  if (!from_stdin) tools::close_descriptor(fd);
   if (read_error) {
     message(shown + ": read error");
     return false;

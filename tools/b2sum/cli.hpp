@@ -20,7 +20,9 @@ struct settings {
   algorithm algo = algorithm::blake2b;
   std::size_t bytes = 64;
   bool tag = false;
+  // Whether lines say '*' (binary mode): for files, and for standard input.
   bool binary = false;
+  bool binary_stdin = false;
   char delimiter = '\n';
   // Every input is read with read(2) to its end, as GNU reads it (a file that grows is hashed
   // to its new end), the next buffer read ahead on the pool while one is hashed; BLAKE2bp and

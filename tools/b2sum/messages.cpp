@@ -1,47 +1,23 @@
 // b2sum's messages (messages.hpp).
 #include "messages.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <cstring>
-#include <cwchar>
-#include <cwctype>
 
 #include <fastblake/backend.hpp>
 #include <fastblake/config.hpp>
 
 #include "../common/escape.hpp"
 #include "../common/run.hpp"
+#include "../common/system.hpp"
 
 namespace b2sum::detail {
 
 const char* program = "b2sum";
 bool utf8_locale = false;
-tools::output out(STDOUT_FILENO);
+tools::output out(tools::standard_output);
 
 namespace {
-
-bool printable_ascii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
-
-// Whether the locale prints the character at s[i] as it is, as gnulib's quotearg decides:
-// its bytes [i, i + n) are one valid multibyte character that iswprint accepts. When it is not,
-// all n bytes are escaped: one for an invalid byte, the rest of s for an incomplete character.
-bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
-  n = 1;
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (MB_CUR_MAX == 1) return printable_ascii(c);
-  std::mbstate_t state{};
-  wchar_t w;
-  const std::size_t r = std::mbrtowc(&w, s.data() + i, s.size() - i, &state);
-  if (r == static_cast<std::size_t>(-1) || r == 0) return false;
-  if (r == static_cast<std::size_t>(-2)) {
-    n = s.size() - i;
-    return false;
-  }
-  n = r;
-  return std::iswprint(static_cast<std::wint_t>(w)) != 0;
-}
 
 // The C escape of a byte that cannot be printed: \n, \t, ... or three octal digits.
 std::string c_escape(unsigned char c) {
@@ -76,7 +52,7 @@ std::string quote(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::size_t n = 1;
-    if (!printable_character(s, i, n)) {
+    if (!tools::printable_character(s, i, n)) {
       for (std::size_t k = 0; k < n; ++k) q.append(c_escape(static_cast<unsigned char>(s[i + k])));
     } else if (c == '\\') {
       q.append("\\\\");
@@ -101,7 +77,7 @@ std::string quotef(std::string_view s) {
   constexpr std::string_view bare =
       "%+,-./0123456789@ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz";
   const auto shown_as_is = [&](std::size_t i, std::size_t& n) {
-    return printable_character(s, i, n);
+    return tools::printable_character(s, i, n);
   };
   bool needs_quotes = s.empty();
   bool only_single_quotes = true;
@@ -156,7 +132,7 @@ std::string quotef(std::string_view s) {
   return q;
 }
 
-void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
+void to_stderr(const std::string& text) { tools::write_all(tools::standard_error, text); }
 
 void message(const std::string& text) {
   out.flush();
@@ -190,7 +166,8 @@ void print_help() {
             "\n"
             "Mandatory arguments to long options are mandatory for short options too.\n"
             "  -a, --algorithm=NAME  blake2b (the default), blake2s, blake2bp or blake2sp\n"
-            "  -b, --binary          read in binary mode\n"
+            "  -b, --binary          read in binary mode" +
+            (tools::files_have_text_mode ? " (default unless reading tty stdin)\n" : "\n") +
             "  -c, --check           read checksums from the FILEs and check them\n"
             "  -j, --jobs=N          hash up to N files at once, printing in argument order\n"
             "  -l, --length=BITS     digest length in bits; must not exceed the max for\n"
@@ -199,7 +176,8 @@ void print_help() {
             "                          with F -, from standard input\n"
             "      --num-threads=N   threads for the leaves of blake2bp and blake2sp\n"
             "      --tag             create a BSD-style checksum\n"
-            "  -t, --text            read in text mode (default)\n"
+            "  -t, --text            read in text mode" +
+            (tools::files_have_text_mode ? " (default if reading tty stdin)\n" : " (default)\n") +
             "  -z, --zero            end each output line with NUL, not newline,\n"
             "                          and disable file name escaping\n"
             "\n"

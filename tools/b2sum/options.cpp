@@ -13,6 +13,7 @@
 
 #include "../common/check.hpp"
 #include "../common/run.hpp"
+#include "../common/system.hpp"
 #include "check_line.hpp"
 #include "cli.hpp"
 #include "messages.hpp"
@@ -202,7 +203,12 @@ command parse_command_line(int argc, char** argv) {
   if (o.strict && !check) {
     usage_error("the --strict option is meaningful only when verifying checksums");
   }
-  s.binary = binary == 1;
+  // Binary by default where there is a text mode, as GNU's, but for a console's input; every
+  // input is read as it is either way (so sums are the same everywhere, as with the b2sum of
+  // MSYS2 and Git for Windows, whose files are binary).
+  const bool by_default = binary < 0 && tools::files_have_text_mode;
+  s.binary = binary == 1 || by_default;
+  s.binary_stdin = binary == 1 || (by_default && !tools::is_terminal(tools::standard_input));
   c.files.assign(argv + optind, argv + argc);
   // As GNU du and wc refuse them.
   if (c.files0_from != nullptr && !c.files.empty()) {

@@ -6,7 +6,6 @@
 // FASTBLAKE_MPI_PIECE_SIZE (bytes, a power of two from 1024) sets the piece size, and
 // FASTBLAKE_MPI_STATS=1 prints what the job did at the end, on stderr (mpi/README.md).
 #include <mpi.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +23,7 @@
 #include <fastblake/mpi.hpp>
 
 #include "../b3sum/run.hpp"
+#include "../common/system.hpp"
 
 namespace {
 
@@ -70,10 +70,7 @@ fastblake::mpi::options options_from_environment() {
 // each rank to a core by default (up to two ranks) or to a socket, and threads past those
 // CPUs only take turns on them.
 std::size_t rank_threads() {
-  cpu_set_t cpus;
-  if (::sched_getaffinity(0, sizeof cpus, &cpus) != 0) return 0;
-  return std::min<std::size_t>(static_cast<std::size_t>(CPU_COUNT(&cpus)),
-                               fastblake::thread_pool::max_threads);
+  return std::min(tools::cpus_allowed(), fastblake::thread_pool::max_threads);
 }
 
 // The pool for `threads` threads (0: rank_threads()), made once per count.

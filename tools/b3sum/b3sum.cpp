@@ -8,9 +8,6 @@
 //
 // Here: the run, from the command line (options.cpp) to the exit status; hashing an input and
 // printing its sum are in hashing.cpp, --check in check.cpp.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -35,6 +32,7 @@
 #include "../common/io.hpp"
 #include "../common/progress.hpp"
 #include "../common/run.hpp"
+#include "../common/system.hpp"
 #include "../common/threads.hpp"
 #include "../common/walk.hpp"
 #include "check.hpp"
@@ -45,7 +43,7 @@
 
 namespace b3sum::detail {
 
-tools::output out(STDOUT_FILENO);
+tools::output out(tools::standard_output);
 
 // (Constant data: nothing here allocates before main().)
 constexpr b3sum::identity plain_b3sum{"Usage: b3sum [OPTIONS] [FILE]...\n", "", "b3sum 1.8.6"};
@@ -53,7 +51,7 @@ static_assert(plain_b3sum.version.ends_with(official_version));
 // The tool running: b3sum, or one built on it.
 const b3sum::identity* tool = &plain_b3sum;
 
-void to_stderr(const std::string& text) { tools::write_all(STDERR_FILENO, text); }
+void to_stderr(const std::string& text) { tools::write_all(tools::standard_error, text); }
 
 void clap_error(const std::string& message, std::optional<std::string> usage,
                 const std::string& tip) {
@@ -97,8 +95,8 @@ b3::key_type read_key() {
   std::size_t got = 0;
   std::array<std::uint8_t, 33> buffer;
   for (;;) {
-    const ssize_t n = ::read(STDIN_FILENO, buffer.data() + got, buffer.size() - got);
-    if (n < 0 && errno == EINTR) continue;
+    const std::ptrdiff_t n =
+        tools::read_some(tools::standard_input, buffer.data() + got, buffer.size() - got);
     if (n < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
@@ -147,10 +145,10 @@ bool next_inputs(const options& o, tools::file_list& list, std::vector<tools::wa
 std::uint64_t total_size(const std::vector<tools::walked>& files) {
   std::uint64_t total = 0;
   for (const tools::walked& f : files) {
-    struct stat info;
-    if (f.error == 0 && f.path != "-" && ::stat(f.path.c_str(), &info) == 0 &&
-        S_ISREG(info.st_mode)) {
-      total += static_cast<std::uint64_t>(info.st_size);
+    tools::file_status info;
+    if (f.error == 0 && f.path != "-" && tools::status_of(f.path, true, info) &&
+        info.kind == tools::file_kind::regular) {
+      total += info.size;
     }
   }
   return total;
@@ -159,7 +157,7 @@ std::uint64_t total_size(const std::vector<tools::walked>& files) {
 int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
   // As Rust's runtime: a closed standard descriptor is /dev/null, so that no file opened here
   // takes its place.
-  tools::fill_closed_standard_descriptors();
+  tools::prepare_standard_streams();
   context ctx;
   ctx.elsewhere = files_elsewhere;
   ctx.opt = parse(argc, argv);
@@ -202,12 +200,12 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
   if (o.raw && files.size() > 1) fatal("Only one filename can be provided when using --raw");
   // Under mpirun, standard error is always a pipe: whether it ends at a terminal is unknown, so a
   // distributed run draws when asked.
-  if (o.progress && (ctx.elsewhere != nullptr || ::isatty(STDERR_FILENO) != 0)) {
+  if (o.progress && (ctx.elsewhere != nullptr || tools::is_terminal(tools::standard_error))) {
     // When checking, the files to hash are in the check files: no total to show.
     // (Nor where the inputs come in blocks of a list.)
     const bool totals = !o.check && !list;
     ctx.progress = std::make_unique<tools::progress_display>(
-        STDERR_FILENO, totals ? total_size(files) : 0, totals ? files.size() : 1);
+        tools::standard_error, totals ? total_size(files) : 0, totals ? files.size() : 1);
     attach_progress(ctx, ctx.elsewhere != nullptr || (!o.check && jobs > 1));
   }
   // --seek applies when checking too, as in the official (check_verdict).
@@ -312,7 +310,8 @@ int run_unguarded(int argc, char** argv, b3sum::distributor* files_elsewhere) {
       tools::in_ordered_batches(
           files.size(), 512 * jobs, is_alone, hash_alone, [&](std::size_t first, std::size_t last) {
             std::vector<fs::path> batch;
-            for (std::size_t k = first; k < last; ++k) batch.emplace_back(files[k].path);
+            for (std::size_t k = first; k < last; ++k)
+              batch.push_back(tools::path_of(files[k].path));
             const auto results = b3::hash_files(batch, ctx.mode, ctx.file);
             for (std::size_t k = 0; k < results.size(); ++k) {
               if (ctx.progress) ctx.progress->finish();
@@ -347,7 +346,7 @@ int run_guarded(int argc, char** argv, b3sum::distributor* files_elsewhere,
     // Where the official aborts ("memory allocation of N bytes failed"): its Error line for
     // ENOMEM, written without allocating, after the lines already made.
     out.flush();
-    tools::write_all(STDERR_FILENO, "Error: Cannot allocate memory (os error 12)\n");
+    tools::write_all(tools::standard_error, "Error: Cannot allocate memory (os error 12)\n");
     return 1;
   }
 }

@@ -2,9 +2,6 @@
 // hashed, and its verdict printed as the official b3sum prints it.
 #include "check.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <optional>
 #include <span>
@@ -122,7 +119,7 @@ void check_lines(const context& ctx, const std::vector<std::string>& lines, chec
 // Checks every line of one check file. A check file that cannot be opened or read ends the
 // run, as in the official b3sum. Returns whether it passed.
 bool check_file(const context& ctx, const std::string& name, tools::check_counts& run_counts) {
-  const int fd = name == "-" ? STDIN_FILENO : tools::open_above_standard(name.c_str(), O_RDONLY);
+  const int fd = name == "-" ? tools::standard_input : tools::open_for_reading(name);
   if (fd < 0) fatal(os_error(std::error_code(errno, std::generic_category())));
   tools::line_reader in(fd);
   tools::check_counts counts;
@@ -150,7 +147,7 @@ bool check_file(const context& ctx, const std::string& name, tools::check_counts
   if (!utf8) fatal("stream did not contain valid UTF-8");
   if (in.error() != 0) fatal(os_error(std::error_code(in.error(), std::generic_category())));
   if (in.endless()) fatal(lossy_utf8(name) + ": a line too long (1 GiB and more)");
-  if (fd != STDIN_FILENO) ::close(fd);
+  if (fd != tools::standard_input) tools::close_descriptor(fd);
   const tools::check_options& o = ctx.opt.checking;
   if (o.ignore_missing && counts.matched == 0) {
     out.flush();

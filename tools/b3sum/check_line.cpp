@@ -1,9 +1,12 @@
 // b3sum's names and check-file lines (check_line.hpp).
 #include "check_line.hpp"
 
+#include <algorithm>
+
 #include <fastblake/detail/bytes.hpp>
 
 #include "../common/escape.hpp"
+#include "../common/system.hpp"
 
 namespace b3sum {
 namespace {
@@ -59,8 +62,14 @@ std::string lossy_utf8(std::string_view s) {
 
 // The name as printed: lossy UTF-8, with backslashes, newlines and carriage returns escaped;
 // `escaped` says whether the line needs the leading backslash.
+std::string portable_name(std::string_view name) {
+  std::string text = lossy_utf8(name);
+  if (tools::backslash_separates_folders) std::replace(text.begin(), text.end(), '\\', '/');
+  return text;
+}
+
 std::string shown_name(std::string_view name, bool& escaped) {
-  const std::string text = lossy_utf8(name);
+  const std::string text = portable_name(name);
   escaped = tools::needs_escape(text);
   if (!escaped) return text;
   return tools::escape_name(text);
@@ -117,6 +126,11 @@ std::variant<check_entry, const char*> parse_check_line(std::string_view line) {
   // refuses before any line is parsed, are refused here alike.)
   if (lossy_utf8(entry.path).find("\xEF\xBF\xBD") != std::string::npos) {
     return "Unicode replacement character in path";
+  }
+  // Where a backslash separates folders, one in a check file (which the official b3sum never
+  // writes there) might name another file than the one hashed where it was written.
+  if (tools::backslash_separates_folders && entry.path.find('\\') != std::string::npos) {
+    return "Backslash in path";
   }
   entry.shown = escaped ? "\\" : "";
   entry.shown.append(name);

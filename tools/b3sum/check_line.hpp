@@ -14,7 +14,11 @@ namespace b3sum {
 /// Rust's String::from_utf8_lossy: each maximal invalid subsequence becomes U+FFFD.
 std::string lossy_utf8(std::string_view s);
 
-/// The name as printed: lossy UTF-8, with backslashes, newlines and carriage returns escaped;
+/// The name as a checksum line gives it: lossy UTF-8, and on Windows with '/' for '\\', as the
+/// official b3sum prints it there (so that its check files hold no backslash but escapes).
+std::string portable_name(std::string_view name);
+
+/// The name as printed: portable_name with backslashes, newlines and carriage returns escaped;
 /// `escaped` says whether the line needs the leading backslash.
 std::string shown_name(std::string_view name, bool& escaped);
 

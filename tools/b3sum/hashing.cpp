@@ -1,8 +1,6 @@
 // b3sum's hashing of one input and printing of its output (hashing.hpp).
 #include "hashing.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -12,6 +10,7 @@
 
 #include <fastblake/detail/bytes.hpp>
 
+#include "../common/system.hpp"
 #include "check_line.hpp"
 
 namespace b3sum::detail {
@@ -36,14 +35,12 @@ void write_hex(b3::output_reader& reader, std::uint64_t length) {
 
 }  // namespace
 
-// Rust's io::Error display: "<strerror> (os error N)".
+// Rust's io::Error display (tools::rust_os_error), or the library's own error's message.
 std::string os_error(const std::error_code& ec) {
   if (ec.category() != std::generic_category() && ec.category() != std::system_category()) {
     return ec.message();
   }
-  std::string m = std::strerror(ec.value());
-  m.append(" (os error ").append(std::to_string(ec.value())).append(")");
-  return m;
+  return tools::rust_os_error(ec.value());
 }
 
 // Reports file progress to the display, if there is one.
@@ -85,9 +82,9 @@ std::optional<b3::output_reader> hash_input(const context& ctx, const std::strin
       return std::nullopt;
     }
     file.strategy = b3::file_strategy::stream;
-    b3::update_from_fd(h, STDIN_FILENO, file, ec);
+    b3::update_from_fd(h, tools::standard_input, file, ec);
   } else {
-    b3::update_from_file(h, name, file, ec);
+    b3::update_from_file(h, tools::path_of(name), file, ec);
   }
   if (ctx.progress) ctx.progress->finish();
   if (ec) {
@@ -113,7 +110,7 @@ void print_output(const context& ctx, b3::output_reader reader, const std::strin
   }
   // -z: no escaping, as GNU.
   bool escaped = false;
-  const std::string shown = ctx.opt.zero ? lossy_utf8(name) : shown_name(name, escaped);
+  const std::string shown = ctx.opt.zero ? portable_name(name) : shown_name(name, escaped);
   if (escaped && !ctx.opt.no_names) out.put('\\');
   if (ctx.opt.tag && !ctx.opt.no_names) out.write("BLAKE3 (" + shown + ") = ");
   write_hex(reader, ctx.length);

@@ -3,10 +3,6 @@
 // chunk groups (--group) besides. docs/bao.md describes it.
 #include "run.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -29,6 +25,7 @@
 #include "../common/io.hpp"
 #include "../common/progress.hpp"
 #include "../common/run.hpp"
+#include "../common/system.hpp"
 #include "cli.hpp"
 
 namespace bao_tool {
@@ -42,9 +39,7 @@ using detail::number;
 using detail::usage_error;
 
 // An OS error as Rust's std::io::Error prints one.
-std::string os_error(int error) {
-  return std::string(std::strerror(error)) + " (os error " + std::to_string(error) + ")";
-}
+std::string os_error(int error) { return tools::rust_os_error(error); }
 
 // Any failure's message, as the Rust tool prints the same one.
 std::string message_of(const std::exception& e) {
@@ -81,6 +76,11 @@ b3::digest parse_hash(const std::string& hex) {
   return *digest;
 }
 
+bool is_regular(int fd) {
+  tools::file_status status;
+  return tools::status_of(fd, status) && status.kind == tools::file_kind::regular;
+}
+
 // An input or output: standard input or output (no name, or -), or a file.
 struct stream {
   int fd = -1;
@@ -91,11 +91,11 @@ struct stream {
   stream(const stream&) = delete;
   stream& operator=(const stream&) = delete;
   ~stream() {
-    if (owned) ::close(fd);
+    if (owned) tools::close_descriptor(fd);
   }
   bool is_standard() const { return !owned; }
   // Whether it can be read at any offset (a pipe, a FIFO or a terminal cannot).
-  bool seekable() const { return ::lseek(fd, 0, SEEK_CUR) >= 0; }
+  bool seekable() const { return tools::seekable(fd); }
 };
 
 bool names_standard(const std::string* path) { return path == nullptr || *path == "-"; }
@@ -103,10 +103,10 @@ bool names_standard(const std::string* path) { return path == nullptr || *path =
 // 0, or the errno of the failed open.
 int try_open_input(stream& s, const std::string* path) {
   if (names_standard(path)) {
-    s.fd = STDIN_FILENO;
+    s.fd = tools::standard_input;
     return 0;
   }
-  s.fd = tools::open_above_standard(path->c_str(), O_RDONLY | O_CLOEXEC);
+  s.fd = tools::open_for_reading(*path);
   if (s.fd < 0) return errno;
   s.owned = true;
   s.name = *path;
@@ -121,12 +121,11 @@ void open_input(stream& s, const std::string* path) {
 // anything is written to it: writing an encoding or a decoding over its own input destroys
 // the input as it is read.
 void refuse_same_file(const stream& out, std::initializer_list<const stream*> inputs) {
-  struct stat o {};
-  if (::fstat(out.fd, &o) != 0 || !S_ISREG(o.st_mode)) return;
+  tools::file_status o;
+  if (!tools::status_of(out.fd, o) || o.kind != tools::file_kind::regular) return;
   for (const stream* in : inputs) {
-    struct stat i {};
-    if (in != nullptr && in->fd >= 0 && ::fstat(in->fd, &i) == 0 && i.st_dev == o.st_dev &&
-        i.st_ino == o.st_ino) {
+    tools::file_status i;
+    if (in != nullptr && in->fd >= 0 && tools::status_of(in->fd, i) && i.same_file_as(o)) {
       fatal("'" + in->name + "' and '" + out.name + "' are the same file");
     }
   }
@@ -136,10 +135,10 @@ void refuse_same_file(const stream& out, std::initializer_list<const stream*> in
 // and not emptied yet (empty_output does that once it is known to be none of the inputs).
 void open_output(stream& s, const std::string* path) {
   if (names_standard(path)) {
-    s.fd = STDOUT_FILENO;
+    s.fd = tools::standard_output;
     return;
   }
-  s.fd = tools::open_above_standard(path->c_str(), O_RDWR | O_CREAT | O_CLOEXEC);
+  s.fd = tools::open_for_update(*path);
   if (s.fd < 0) fatal(os_error(errno));
   s.owned = true;
   s.name = *path;
@@ -149,9 +148,7 @@ void open_output(stream& s, const std::string* path) {
 // truncating open leaves it.
 void empty_output(const stream& out, std::initializer_list<const stream*> inputs) {
   refuse_same_file(out, inputs);
-  struct stat st {};
-  if (out.owned && ::fstat(out.fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      ::ftruncate(out.fd, 0) != 0) {
+  if (out.owned && is_regular(out.fd) && !tools::resize_file(out.fd, 0)) {
     fatal(os_error(errno));
   }
 }
@@ -195,8 +192,7 @@ class in_order {
  private:
   std::size_t read_some(std::span<std::byte> into) {
     for (;;) {
-      const ssize_t n = ::read(fd_, into.data(), into.size());
-      if (n < 0 && errno == EINTR) continue;
+      const std::ptrdiff_t n = tools::read_some(fd_, into.data(), into.size());
       if (n < 0) throw std::system_error(errno, std::generic_category(), "read");
       at_ += static_cast<std::uint64_t>(n);
       return static_cast<std::size_t>(n);
@@ -229,9 +225,9 @@ int hash(const arguments& a) {
   auto hash_one = [](const std::string* path) {
     stream in;
     if (names_standard(path)) {
-      in.fd = STDIN_FILENO;
+      in.fd = tools::standard_input;
     } else {
-      in.fd = tools::open_above_standard(path->c_str(), O_RDONLY | O_CLOEXEC);
+      in.fd = tools::open_for_reading(*path);
       if (in.fd < 0) throw std::system_error(errno, std::generic_category());
       in.owned = true;
     }
@@ -241,7 +237,7 @@ int hash(const arguments& a) {
     if (ec) throw std::system_error(ec);
     return h.finalize();
   };
-  tools::output out(STDOUT_FILENO);
+  tools::output out(tools::standard_output);
   int status = 0;
   if (a.positional.empty()) {
     try {
@@ -267,15 +263,10 @@ int hash(const arguments& a) {
 
 // --progress's bar for one input, where standard error is a terminal.
 std::unique_ptr<tools::progress_display> progress_for(const arguments& a, const std::string& name) {
-  if (!a.progress || ::isatty(STDERR_FILENO) == 0) return nullptr;
-  auto display = std::make_unique<tools::progress_display>(STDERR_FILENO, 0, 1);
+  if (!a.progress || !tools::is_terminal(tools::standard_error)) return nullptr;
+  auto display = std::make_unique<tools::progress_display>(tools::standard_error, 0, 1);
   display->start(name);
   return display;
-}
-
-bool is_regular(int fd) {
-  struct stat st {};
-  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 // Standard input, or anything else that is no regular file, whose length is known only at its
@@ -289,8 +280,7 @@ void encode_stream(int in, int out, bao::format f, unsigned k, tools::progress_d
   auto fill = [in](std::vector<std::byte>& buffer) {
     std::size_t got = 0;
     while (got < buffer.size()) {
-      const ssize_t n = ::read(in, buffer.data() + got, buffer.size() - got);
-      if (n < 0 && errno == EINTR) continue;
+      const std::ptrdiff_t n = tools::read_some(in, buffer.data() + got, buffer.size() - got);
       if (n < 0) throw std::system_error(errno, std::generic_category());
       if (n == 0) break;
       got += static_cast<std::size_t>(n);
@@ -319,14 +309,14 @@ int encode(const arguments& a) {
   // Not truncated at open: an existing output's pages and blocks are written over, which costs
   // half as much as freeing them and taking new ones, and it is cut to the encoding's size at
   // the end (to nothing on a failure, as a truncating open would have left it at most).
-  out.fd = tools::open_above_standard(out_path->c_str(), O_RDWR | O_CREAT | O_CLOEXEC);
+  out.fd = tools::open_for_update(*out_path);
   if (out.fd < 0) fatal(os_error(errno));
   out.owned = true;
   out.name = *out_path;
   refuse_same_file(out, {&in});
   const bool regular_output = is_regular(out.fd);
   auto fail = [&](const std::string& message) {
-    if (regular_output) (void)::ftruncate(out.fd, 0);
+    if (regular_output) (void)tools::resize_file(out.fd, 0);
     fatal(message);
   };
   std::unique_ptr<tools::progress_display> display = progress_for(a, a.positional[0]);
@@ -361,9 +351,10 @@ int encode(const arguments& a) {
   }
   if (regular_output) {
     std::array<std::byte, bao::header_size> header;
-    errno = 0;
-    if (::pread(out.fd, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size())) {
-      fail(os_error(errno != 0 ? errno : EIO));
+    try {
+      if (bao::read_from_fd(out.fd)(0, header) != header.size()) fail(os_error(EIO));
+    } catch (const std::system_error& e) {
+      fail(message_of(e));
     }
     std::uint64_t content_len = 0;
     for (std::size_t i = header.size(); i-- > 0;) {
@@ -371,7 +362,7 @@ int encode(const arguments& a) {
     }
     const std::uint64_t size =
         a.outboard ? bao::outboard_size(content_len, k) : bao::encoded_size(content_len, k);
-    if (::ftruncate(out.fd, static_cast<off_t>(size)) != 0) fail(os_error(errno));
+    if (!tools::resize_file(out.fd, size)) fail(os_error(errno));
   }
   return 0;
 }
@@ -513,7 +504,7 @@ int decode_slice(const arguments& a) {
 }
 
 int run_unguarded(int argc, char** argv) {
-  tools::fill_closed_standard_descriptors();
+  tools::prepare_standard_streams();
   const arguments a = detail::parse(argc, argv);
   if (a.command == "hash") return hash(a);
   if (a.command == "encode") return encode(a);
@@ -531,7 +522,7 @@ int run(int argc, char** argv) {
   } catch (const tools::exit_status& e) {
     return e.code;
   } catch (const std::bad_alloc&) {
-    tools::write_all(STDERR_FILENO, "Error: Cannot allocate memory (os error 12)\n");
+    tools::write_all(tools::standard_error, "Error: Cannot allocate memory (os error 12)\n");
     return 1;
   }
 }

@@ -1,6 +1,5 @@
 // The bao tool's command line, read as the Rust tool's parser (docopt) reads it: its usage,
 // flags and refusals, in its words.
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -60,7 +59,7 @@ constexpr std::string_view help_body =
     "Exit status: 0, or 1 on any error (a node that does not match the hash, a truncated\n"
     "encoding, an input or output that fails, a wrong command line).\n";
 
-void to_stderr(std::string_view text) { tools::write_all(STDERR_FILENO, text); }
+void to_stderr(std::string_view text) { tools::write_all(tools::standard_error, text); }
 
 // A command line that docopt, the Rust tool's parser, refuses before matching it to the usage:
 // its message, then the usage.
@@ -168,12 +167,12 @@ arguments parse(int argc, char** argv) {
   }
   if (repeated || ((help || version) && argc != 2)) usage_error();
   if (help) {
-    tools::write_all(STDOUT_FILENO, std::string(usage_text) + std::string(help_body));
+    tools::write_all(tools::standard_output, std::string(usage_text) + std::string(help_body));
     tools::finish(0);
   }
   if (version) {
-    tools::write_all(STDOUT_FILENO, std::string(compatible_version) + " (fastblake " +
-                                        FASTBLAKE_VERSION_STRING + ")\n");
+    tools::write_all(tools::standard_output, std::string(compatible_version) + " (fastblake " +
+                                                 FASTBLAKE_VERSION_STRING + ")\n");
     tools::finish(0);
   }
   return a;

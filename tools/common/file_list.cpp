@@ -1,27 +1,18 @@
 #include "file_list.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <climits>
 
 namespace tools {
 
-namespace {
-// A name longer than this cannot be opened (PATH_MAX counts its NUL): it is reported, not held.
-constexpr std::size_t longest_name = PATH_MAX;
-}  // namespace
-
 file_list::file_list(const std::string& list)
     : list_(list),
-      fd_(list == "-" ? STDIN_FILENO : open_above_standard(list.c_str(), O_RDONLY | O_CLOEXEC)),
+      fd_(list == "-" ? standard_input : open_for_reading(list)),
       owned_(list != "-"),
       open_error_(fd_ < 0 ? errno : 0),
       reader_(fd_, longest_name, '\0') {}
 
 file_list::~file_list() {
-  if (owned_ && fd_ >= 0) ::close(fd_);
+  if (owned_ && fd_ >= 0) close_descriptor(fd_);
 }
 
 bool file_list::next(std::vector<entry>& block, std::size_t max) {

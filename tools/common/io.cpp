@@ -1,47 +1,9 @@
 // The tools' input and output (io.hpp).
 #include "io.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 
 namespace tools {
-
-int open_above_standard(const char* path, int flags, mode_t mode) {
-  int fd;
-  do {
-    fd = ::open(path, flags | O_CLOEXEC, mode);
-  } while (fd < 0 && errno == EINTR);
-  if (fd < 0 || fd > STDERR_FILENO) return fd;
-  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  const int saved = errno;
-  ::close(fd);
-  errno = saved;
-  return moved;
-}
-
-void fill_closed_standard_descriptors() {
-  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
-    if (::fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
-    // open returns the lowest free descriptor: this one, since the lower ones are open.
-    const int null = ::open("/dev/null", O_RDWR);
-    if (null >= 0 && null != fd) ::close(null);
-  }
-}
-
-namespace {
-
-// Whether fd is the null device, where nobody reads what is written.
-bool is_null_device(int fd) {
-  struct stat target;
-  struct stat null;
-  return ::fstat(fd, &target) == 0 && S_ISCHR(target.st_mode) && ::stat("/dev/null", &null) == 0 &&
-         S_ISCHR(null.st_mode) && target.st_rdev == null.st_rdev;
-}
-
-}  // namespace
 
 void output::reset() {
   error_ = 0;
@@ -116,26 +78,11 @@ bool line_reader::next(std::string& line) {
     start_ = 0;
     const std::size_t old = buffer_.size();
     buffer_.resize(old + 64 * 1024);
-    ssize_t n;
-    do {
-      n = ::read(fd_, buffer_.data() + old, 64 * 1024);
-    } while (n < 0 && errno == EINTR);
+    const std::ptrdiff_t n = read_some(fd_, buffer_.data() + old, 64 * 1024);
     buffer_.resize(old + static_cast<std::size_t>(n > 0 ? n : 0));
     if (n < 0) error_ = errno;
     if (n == 0) at_end_ = true;
   }
-}
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
 }
 
 }  // namespace tools

@@ -1,6 +1,6 @@
-// The tools' input and output through read(2) and write(2), not stdio: every error is kept
-// for the tool to report, and the fault-injection library of the tests
-// (tools/tests/fail_io.c) reaches every call.
+// The tools' input and output through descriptors (system.hpp: read(2) and write(2) on POSIX),
+// not stdio: every error is kept for the tool to report, and the fault-injection library of the
+// tests (tools/tests/fail_io.c) reaches every call.
 #pragma once
 
 #include <cstddef>
@@ -8,18 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include <sys/types.h>
+#include "system.hpp"
 
 namespace tools {
-
-/// Opens path as open(2) does, but never onto descriptors 0, 1 or 2 (when they are closed),
-/// so that no file takes the place of a standard stream. Retries on EINTR. -1 and errno on
-/// failure. A file O_CREAT makes gets mode, less the umask.
-int open_above_standard(const char* path, int flags, mode_t mode = 0666);
-
-/// Opens /dev/null onto any of descriptors 0, 1 and 2 that is closed, as Rust's runtime does
-/// at startup.
-void fill_closed_standard_descriptors();
 
 /// Output to a descriptor in whole lines, as the references' line-buffered stdout: each line
 /// that ends goes out at once, in one write(2) with whatever else ended in the same write() call,
@@ -98,8 +89,5 @@ class line_reader {
   std::string buffer_;
   std::size_t start_ = 0;
 };
-
-/// Writes all of bytes to fd, retrying on EINTR; false on an error.
-bool write_all(int fd, std::string_view bytes);
 
 }  // namespace tools

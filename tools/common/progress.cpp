@@ -1,24 +1,16 @@
 // The tools' --progress (progress.hpp).
 #include "progress.hpp"
 
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 
 #include "io.hpp"
+#include "system.hpp"
 
 namespace tools {
 namespace {
 
 constexpr auto redraw_interval = std::chrono::milliseconds(100);
-
-int terminal_columns(int fd) {
-  winsize size{};
-  if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col >= 20) return size.ws_col;
-  return 80;
-}
 
 std::string duration(double seconds) {
   const auto s = static_cast<std::uint64_t>(seconds + 0.5);

@@ -1,12 +1,13 @@
 // The end of a run whose C++ runtime cannot allocate even an exception (run.hpp).
 #include "run.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
+
+#include "system.hpp"
 
 namespace tools {
 namespace {
@@ -32,8 +33,8 @@ std::terminate_handler previous = nullptr;
     }
   }
   if (out_of_memory) {
-    (void)!::write(STDERR_FILENO, message, message_len);
-    ::_exit(1);
+    (void)write_all(standard_error, std::string_view(message, message_len));
+    std::_Exit(1);
   }
   if (previous != nullptr) previous();
   std::abort();

@@ -22,7 +22,18 @@ int fill(HANDLE h, file_status& out) noexcept {
   out = {};
   if (::GetFileType(h) != FILE_TYPE_DISK) return 0;  // a pipe, a console, a device
   BY_HANDLE_FILE_INFORMATION info;
-  if (!::GetFileInformationByHandle(h, &info)) return fail_with_last_error();
+  if (!::GetFileInformationByHandle(h, &info)) {
+    // Wine refuses it for a standard handle over a Unix file (a shell's < redirection); the
+    // size and kind are still there, the identity unknown.
+    FILE_STANDARD_INFO standard;
+    if (!::GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof standard)) {
+      return fail_with_last_error();
+    }
+    out.directory = standard.Directory != FALSE;
+    out.regular = !out.directory;
+    out.size = static_cast<std::uint64_t>(standard.EndOfFile.QuadPart);
+    return 0;
+  }
   out.directory = (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
   out.regular = !out.directory;
   out.size = std::uint64_t{info.nFileSizeHigh} << 32 | info.nFileSizeLow;
