@@ -22,6 +22,10 @@ NATIVE = "^(unit|kernel|threads|backend|cli|cli-locale|mpi|mpi-hosts|packaging|b
 LIBRARY = "^(unit|kernel|threads|backend|meta)$"
 KERNELS = "^(kernel|backend|meta)$"
 EVERY = "."
+# What CI compiles for macOS: the library and the tools' code, not linked (zig's first link for
+# a target builds its libc++, a minute and a half that no CI machine has cached).
+MACOS_IN_CI = ["fastblake", "fastblake_b3sum", "fastblake_b2sum", "fastblake_bao"]
+
 # A build for a system nothing here runs: GoogleTest's cases listed when tests run, not after the
 # link (which would run the program).
 COMPILE_ONLY = {"CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE": "PRE_TEST"}
@@ -68,7 +72,8 @@ TABLE = {
     "cross-s390x": ("base", {**RELEASE, **toolchain("s390x-linux-gnu")}, None, LIBRARY, True),
     # (The unit suite runs little-endian on aarch64 and x86-64, big-endian on s390x: here the
     # vector kernels, the threads and detection.)
-    "cross-riscv64": ("base", {**RELEASE, **toolchain("riscv64-linux-gnu")}, None,
+    "cross-riscv64": ("base", {**RELEASE, **toolchain("riscv64-linux-gnu")},
+                      ["fastblake_tests", "fastblake_allocation_tests"],
                       "^(kernel|threads|backend|meta)$", True),
     # Windows x86-64 with MinGW-w64, its programs linked statically and run under Wine.
     "cross-mingw": ("base", {**RELEASE, **toolchain("x86_64-w64-mingw32"),
@@ -79,13 +84,16 @@ TABLE = {
                                "CMAKE_EXE_LINKER_FLAGS": "-static -s", "FASTBLAKE_BUILD_TESTS": "OFF",
                                "FASTBLAKE_WARNINGS_AS_ERRORS": "ON"},
                       ["b3sum", "b2sum", "bao"], None, False),
-    # macOS (both) and Windows on arm64 with zig's clang: everything compiled and linked with
-    # warnings as errors, nothing run (no test preset); on request (scripts/test NAME), as CI's
-    # 30 minutes have no room for three more builds.
-    "macos-arm64": ("base", {**RELEASE, **toolchain("aarch64-macos"), **COMPILE_ONLY}, None, None,
-                    "request"),
-    "macos-x86_64": ("base", {**RELEASE, **toolchain("x86_64-macos"), **COMPILE_ONLY}, None, None,
-                     "request"),
+    # macOS (both) and Windows on arm64 with zig's clang, warnings as errors, nothing run (no
+    # test preset): in CI, what holds macOS's own code on each (the library, the tools, the C
+    # interface's test program); everything, the unit tests too, on request (the -all presets,
+    # and windows-arm64), as CI's 30 minutes have no room for those builds.
+    "macos-arm64": ("base", {**RELEASE, **toolchain("aarch64-macos"), **COMPILE_ONLY},
+                    MACOS_IN_CI, None, True),
+    "macos-x86_64": ("base", {**RELEASE, **toolchain("x86_64-macos"), **COMPILE_ONLY},
+                     MACOS_IN_CI, None, True),
+    "macos-arm64-all": ("macos-arm64", {}, None, None, "request"),
+    "macos-x86_64-all": ("macos-x86_64", {}, None, None, "request"),
     "windows-arm64": ("base", {**RELEASE, **toolchain("aarch64-windows"), **COMPILE_ONLY}, None,
                       None, "request"),
     "wasm": ("base", {**RELEASE, **toolchain("wasm32-emscripten"), "FASTBLAKE_BUILD_TOOLS": "OFF",
@@ -140,6 +148,8 @@ CONFIGURE_NAMES = {
     "cross-mingw": "Cross build for Windows x86-64 with MinGW-w64 (every x86 backend, the file code on Win32), linked statically, tests under Wine",
     "macos-arm64": "macOS on Apple silicon with zig's clang (ziglang from PyPI): compiled and linked, never run",
     "macos-x86_64": "macOS on Intel with zig's clang (ziglang from PyPI): compiled and linked, never run",
+    "macos-arm64-all": "macos-arm64 with every target: the tools and the test programs linked too",
+    "macos-x86_64-all": "macos-x86_64 with every target: the tools and the test programs linked too",
     "windows-arm64": "Windows on arm64 with zig's clang (ziglang from PyPI): compiled and linked, never run",
     "wasm": "WebAssembly with emscripten (the simd128 backend), tests and the JavaScript module under Node.js",
     "js": "The JavaScript module alone, as the npm package folder (js/package/ of the build; js/README.md): the wasm preset without its tests",

@@ -1,3 +1,3 @@
 #!/bin/sh
 # zig's cc (ziglang from PyPI, the version scripts/test pins) for the zig toolchain files.
-exec "${FASTBLAKE_PYTHON:-python3}" -m ziglang cc "$@"
+exec "${FASTBLAKE_ZIG_PYTHON:-python3}" -m ziglang cc "$@"

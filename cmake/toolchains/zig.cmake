@@ -16,6 +16,9 @@ macro(fastblake_zig system processor target)
   # as static builds never call it.)
   find_program(CMAKE_INSTALL_NAME_TOOL NAMES llvm-install-name-tool llvm-install-name-tool-19
                                                  llvm-install-name-tool-14 true)
+  # The compiler checks compile without linking: zig's first link for a target builds its C++
+  # runtime (libc++, libunwind), a minute or more, which builds that link nothing need not pay.
+  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
   set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
   set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
   set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

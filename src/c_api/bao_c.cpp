@@ -276,8 +276,9 @@ int fastblake_bao_encode_file(const char* path, int format, unsigned group_log, 
   namespace os = fastblake::internal::os;
   os::file_status input_info, output_info;
   if (os::status(os::path_from_utf8(path), input_info) == 0 &&
-      os::status(out_fd, output_info) == 0 && output_info.regular &&
-      input_info.device == output_info.device && input_info.identity == output_info.identity) {
+      os::status(out_fd, output_info, true) == 0 && output_info.regular &&
+      input_info.identity != 0 && input_info.device == output_info.device &&
+      input_info.identity == output_info.identity) {
     return EINVAL;
   }
   return checked(

@@ -25,7 +25,9 @@ struct file_status {
 };
 
 /// 0, or -1 with errno set.
-int status(int fd, file_status& out) noexcept;
+/// With identify, device and identity too (Windows asks for them apart, at a cost the hashing of
+/// files need not pay); the status of a path always has them.
+int status(int fd, file_status& out, bool identify = false) noexcept;
 /// The status of the file at path (following links), as status().
 int status(const std::filesystem::path& path, file_status& out) noexcept;
 

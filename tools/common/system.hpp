@@ -92,8 +92,9 @@ struct file_status {
 
 /// The status of the file open as fd; false and errno on failure.
 bool status_of(int fd, file_status& status);
-/// The status of the file at path, of a symbolic link itself unless follow_links; false and
-/// errno on failure.
+/// The status of the file at path, of a symbolic link itself unless follow_links (on Windows,
+/// with device and identity for a directory only: they cost a query of the volume there); false
+/// and errno on failure.
 bool status_of(const std::string& path, bool follow_links, file_status& status);
 /// Whether fd can be read at any offset (a pipe, a FIFO or a terminal cannot).
 bool seekable(int fd);

@@ -20,7 +20,7 @@ void fill(const struct stat& info, file_status& out) noexcept {
 
 }  // namespace
 
-int status(int fd, file_status& out) noexcept {
+int status(int fd, file_status& out, bool) noexcept {
   struct stat info;
   if (::fstat(fd, &info) != 0) return -1;
   fill(info, out);

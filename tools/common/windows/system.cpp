@@ -147,7 +147,11 @@ int open_above_standard(const std::string& path, int flags) {
   return fd;
 }
 
-bool status_of_handle(HANDLE h, bool links_too, file_status& status) {
+// The kind and size of what h holds, and with identify its device and identity (Windows asks
+// for those apart: GetFileInformationByHandle also reads the volume, half a millisecond a file
+// under Wine, which refuses it for a standard handle over a Unix file, whose identity is then
+// unknown). With links_too, a symbolic link or junction is a link.
+bool status_of_handle(HANDLE h, bool links_too, bool identify, file_status& status) {
   status = {};
   if (::GetFileType(h) != FILE_TYPE_DISK) {
     if (::GetLastError() != NO_ERROR && ::GetFileType(h) == FILE_TYPE_UNKNOWN) {
@@ -157,31 +161,28 @@ bool status_of_handle(HANDLE h, bool links_too, file_status& status) {
     return true;  // a pipe, a console, the null device
   }
   BY_HANDLE_FILE_INFORMATION info;
-  if (::GetFileInformationByHandle(h, &info) == 0) {
-    // Wine refuses it for a standard handle over a Unix file: its size and kind, no identity.
-    FILE_STANDARD_INFO standard;
-    if (::GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof standard) == 0) {
-      errno = errno_of(::GetLastError());
-      return false;
-    }
+  FILE_STANDARD_INFO standard;
+  if (identify && ::GetFileInformationByHandle(h, &info) != 0) {
+    status.kind = (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0 ? file_kind::directory
+                                                                          : file_kind::regular;
+    status.size = std::uint64_t{info.nFileSizeHigh} << 32 | info.nFileSizeLow;
+    status.device = info.dwVolumeSerialNumber;
+    status.identity = std::uint64_t{info.nFileIndexHigh} << 32 | info.nFileIndexLow;
+  } else if (::GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof standard) != 0) {
     status.kind = standard.Directory != FALSE ? file_kind::directory : file_kind::regular;
     status.size = static_cast<std::uint64_t>(standard.EndOfFile.QuadPart);
-    return true;
+  } else {
+    errno = errno_of(::GetLastError());
+    return false;
   }
-  status.kind = (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0 ? file_kind::directory
-                                                                        : file_kind::regular;
-  if (links_too && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0) {
-    // Symbolic links and junctions are links; other reparse points (deduplicated or cloud
-    // files) are what they hold.
-    FILE_ATTRIBUTE_TAG_INFO tag;
-    if (::GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag, sizeof tag) == 0 ||
-        tag.ReparseTag == IO_REPARSE_TAG_SYMLINK || tag.ReparseTag == IO_REPARSE_TAG_MOUNT_POINT) {
-      status.kind = file_kind::link;
-    }
+  // Symbolic links and junctions are links; other reparse points (deduplicated or cloud
+  // files) are what they hold.
+  FILE_ATTRIBUTE_TAG_INFO tag;
+  if (links_too && ::GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag, sizeof tag) != 0 &&
+      (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0 &&
+      (tag.ReparseTag == IO_REPARSE_TAG_SYMLINK || tag.ReparseTag == IO_REPARSE_TAG_MOUNT_POINT)) {
+    status.kind = file_kind::link;
   }
-  status.size = std::uint64_t{info.nFileSizeHigh} << 32 | info.nFileSizeLow;
-  status.device = info.dwVolumeSerialNumber;
-  status.identity = std::uint64_t{info.nFileIndexHigh} << 32 | info.nFileIndexLow;
   return true;
 }
 
@@ -282,7 +283,7 @@ bool status_of(int fd, file_status& status) {
     errno = EBADF;
     return false;
   }
-  return status_of_handle(h, false, status);
+  return status_of_handle(h, false, true, status);
 }
 
 bool status_of(const std::string& path, bool follow_links, file_status& status) {
@@ -294,7 +295,10 @@ bool status_of(const std::string& path, bool follow_links, file_status& status) 
     errno = errno_of(::GetLastError());
     return false;
   }
-  const bool known = status_of_handle(h, !follow_links, status);
+  // Identified where a walk needs it, a directory (for its cycles).
+  bool known = status_of_handle(h, !follow_links, false, status);
+  if (known && status.kind == file_kind::directory)
+    known = status_of_handle(h, false, true, status);
   ::CloseHandle(h);
   return known;
 }
