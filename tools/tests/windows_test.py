@@ -134,6 +134,13 @@ with tempfile.TemporaryDirectory() as d:
     # --recursive: the walk's names with '/', in order.
     check("b3sum -r", run(B3SUM, ["-r", "sub"], cwd=d),
           (0, run(B3SUM, ["sub/deeper/last.txt"], cwd=d)[1] + ABC + b"  sub/inner.txt\n", b""))
+    # A folder that holds itself (a Unix link, which Wine shows as the folder it names): the walk
+    # knows the folder by its identity, and says so in Windows' words (ERROR_CANT_RESOLVE_FILENAME).
+    write("cycle/file", b"abc")
+    os.symlink(path("cycle"), path("cycle", "again"))
+    status, out, err = run(B3SUM, ["-r", "cycle"], cwd=d)
+    check_match("b3sum -r: a cycle of folders", (status, out, err.decode()),
+                (1, ABC + b"  cycle/file\n", r"b3sum: cycle/again: .+ \(os error 1921\)\n"))
     # Paths past MAX_PATH (260), relative and absolute.
     deep = os.path.join(*(["d" * 60] * 6), "file.txt")
     write(deep, b"abc")

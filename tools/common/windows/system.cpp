@@ -111,6 +111,8 @@ DWORD win32_error_of(int error) {
       return ERROR_INVALID_PARAMETER;
     case EIO:
       return ERROR_IO_DEVICE;
+    case ELOOP:
+      return ERROR_CANT_RESOLVE_FILENAME;  // a cycle of links (the walk's, or the system's)
     default:
       return 0;
   }
