@@ -140,6 +140,28 @@ def _growth(call):
     return sys.getallocatedblocks() - blocks, None if heap is None else _heap_in_use() - heap
 
 
+# A leak grows in every window of calls, by at least a block a call where it keeps an object:
+# ITERATIONS blocks. What the interpreter fills once or now and then (its caches, free lists and
+# arenas) grows one window by up to a few hundred blocks (CPython 3.13: 354 once in 20,000 calls
+# of a refused encode_file, 106 in two windows running of a resumed Encoder) and not the next.
+# So the least growth of up to three windows is held to a block per 100 calls.
+LEAKED_BLOCKS = max(ITERATIONS // 100, 50)
+LEAKED_HEAP = 64 * 1024
+WINDOWS = 3
+
+
+def _least_growth(call):
+    least_blocks = least_heap = None
+    for _ in range(WINDOWS):
+        blocks, heap = _growth(call)
+        least_blocks = blocks if least_blocks is None else min(least_blocks, blocks)
+        if heap is not None:
+            least_heap = heap if least_heap is None else min(least_heap, heap)
+        if least_blocks < LEAKED_BLOCKS and (least_heap is None or least_heap < LEAKED_HEAP):
+            break
+    return least_blocks, least_heap
+
+
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_no_leak_over_many_calls(name):
     call = CALLS[name]
@@ -148,12 +170,17 @@ def test_no_leak_over_many_calls(name):
         call()
     gc.collect()
     references = [sys.getrefcount(a) for a in arguments]
-    # A leak grows every window of calls; a cache the interpreter fills once (CPython 3.13 grew
-    # by 100-140 blocks once in some runs of the file cases, and never again) grows one only.
-    for window in range(2):
-        blocks, heap = _growth(call)
-        if blocks < 50 and (heap is None or heap < 64 * 1024):
-            break
-    assert blocks < 50, name
-    assert heap is None or heap < 64 * 1024, (name, heap)
+    blocks, heap = _least_growth(call)
+    assert blocks < LEAKED_BLOCKS, name
+    assert heap is None or heap < LEAKED_HEAP, (name, heap)
     assert [sys.getrefcount(a) for a in arguments] == references, name
+
+
+_kept = []
+
+
+@pytest.mark.skipif(not sys.getallocatedblocks(), reason="no block count under this allocator")
+def test_an_object_kept_by_every_call_is_a_leak():
+    blocks, _ = _least_growth(lambda: _kept.append(object()))
+    _kept.clear()
+    assert blocks >= LEAKED_BLOCKS
