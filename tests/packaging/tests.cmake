@@ -121,8 +121,8 @@ endif()
 # The Python distributions as users get them (scripts/wheels --test --one-per-kind): the sdist,
 # the manylinux wheels of CPython 3.9 and abi3 (3.12 on), each installed into a fresh virtual
 # environment with no compiler reachable, with its test requirements from PyPI, and the pytest
-# suite run on it whole, under 3.9 and 3.13 (scripts/wheels --test builds and tests 3.10's and
-# 3.11's too). Label python, in the release preset; the CPythons come from pyenv.
+# suite run on it: whole on abi3 under 3.13, the core files and those comparing with hashlib and
+# blake3-py on 3.9 (scripts/wheels --test builds and tests 3.10's and 3.11's too). Label python, in the release preset; the CPythons come from pyenv.
 option(FASTBLAKE_TEST_PYTHON "Test the Python wheels as pip installs them (PyPI must be reachable)"
        OFF)
 if(FASTBLAKE_TEST_PYTHON AND NOT CMAKE_CROSSCOMPILING)
