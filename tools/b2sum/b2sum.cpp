@@ -1,14 +1,12 @@
 // b2sum: a drop-in for GNU coreutils' b2sum (Debian 12's, 9.1), on fastblake.
 //
 // Output, messages and exit statuses follow GNU byte for byte (checked against Debian's b2sum by
-// tools/b2sum/tests/b2sum_test.py), options are parsed by the C library's getopt_long as GNU's are,
-// and messages name the program by argv[0] as GNU's do. Beyond GNU: -a/--algorithm (as the BLAKE2
-// reference's b2sum), -j/--jobs and --num-threads.
+// tools/b2sum/tests/b2sum_test.py), options are read as GNU's getopt_long reads them on every
+// system (tools::gnu_options), and messages name the program by argv[0] as GNU's do. Beyond GNU:
+// -a/--algorithm (as the BLAKE2 reference's b2sum), -j/--jobs and --num-threads.
 //
 // Here: hashing and printing the sums, and the run from the command line (options.cpp) to the
 // exit status; checking (-c) is in check.cpp.
-
-#include <getopt.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -131,7 +129,9 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
 }
 
 int run_unguarded(int argc, char** argv) {
-  if (argc > 0 && argv[0] != nullptr && argv[0][0] != '\0') program = argv[0];
+  static std::string named;  // program points into it
+  named = tools::program_name(argc > 0 ? argv[0] : nullptr, "b2sum");
+  program = named.c_str();
   utf8_locale = tools::use_environment_locale();
   command c = parse_command_line(argc, argv);
   settings& s = c.s;
@@ -231,8 +231,6 @@ int b2sum::run(int argc, char** argv) {
   stdin_used = false;
   plain_line_form = b2sum::plain_form::undecided;
   out.reset();
-  // getopt_long starts over, rereading its GNU extensions, from 0.
-  optind = 0;
   try {
     return run_unguarded(argc, argv);
   } catch (const tools::exit_status& e) {

@@ -10,7 +10,7 @@
 
 namespace b2sum::detail {
 
-/// The program's name in messages: argv[0], as GNU's.
+/// The program's name in messages: argv[0], as GNU's (tools::program_name).
 extern const char* program;
 /// Whether the locale's characters are UTF-8 (quotes are then ‘x’).
 extern bool utf8_locale;

@@ -1,7 +1,7 @@
-// b2sum's command line (cli.hpp), parsed by the C library's getopt_long as GNU's is, with
-// GNU's messages for what it refuses, and fastblake's own options beside GNU's.
-#include <getopt.h>
-
+// b2sum's command line (cli.hpp), read as GNU's getopt_long reads it (tools::gnu_options, the
+// same on every system), with GNU's messages for what it refuses, and fastblake's own options
+// beside GNU's.
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +12,7 @@
 #include <fastblake/blake2.hpp>
 
 #include "../common/check.hpp"
+#include "../common/gnu_options.hpp"
 #include "../common/run.hpp"
 #include "../common/system.hpp"
 #include "check_line.hpp"
@@ -50,26 +51,25 @@ command parse_command_line(int argc, char** argv) {
     files0_from_option
   };
   // GNU's order (it decides how ambiguous abbreviations are listed), then ours.
-  static const struct option long_options[] = {
-      {"length", required_argument, nullptr, 'l'},
-      {"check", no_argument, nullptr, 'c'},
-      {"ignore-missing", no_argument, nullptr, ignore_missing_option},
-      {"quiet", no_argument, nullptr, quiet_option},
-      {"status", no_argument, nullptr, status_option},
-      {"warn", no_argument, nullptr, 'w'},
-      {"strict", no_argument, nullptr, strict_option},
-      {"tag", no_argument, nullptr, tag_option},
-      {"zero", no_argument, nullptr, 'z'},
-      {"binary", no_argument, nullptr, 'b'},
-      {"text", no_argument, nullptr, 't'},
-      {"help", no_argument, nullptr, help_option},
-      {"version", no_argument, nullptr, version_option},
-      {"algorithm", required_argument, nullptr, 'a'},
-      {"jobs", required_argument, nullptr, 'j'},
-      {"num-threads", required_argument, nullptr, num_threads_option},
-      {"files0-from", required_argument, nullptr, files0_from_option},
-      {nullptr, 0, nullptr, 0},
-  };
+  static constexpr std::array<tools::long_option, 17> long_options = {{
+      {"length", true, 'l'},
+      {"check", false, 'c'},
+      {"ignore-missing", false, ignore_missing_option},
+      {"quiet", false, quiet_option},
+      {"status", false, status_option},
+      {"warn", false, 'w'},
+      {"strict", false, strict_option},
+      {"tag", false, tag_option},
+      {"zero", false, 'z'},
+      {"binary", false, 'b'},
+      {"text", false, 't'},
+      {"help", false, help_option},
+      {"version", false, version_option},
+      {"algorithm", true, 'a'},
+      {"jobs", true, 'j'},
+      {"num-threads", true, num_threads_option},
+      {"files0-from", true, files0_from_option},
+  }};
   command c;
   settings& s = c.s;
   check_options& o = c.o;
@@ -78,8 +78,10 @@ command parse_command_line(int argc, char** argv) {
   const char* length_text = nullptr;
   std::uint64_t length_bits = 0;
   const char* algorithm_text = nullptr;
+  tools::gnu_options options(argc, argv, "a:bcj:l:twz", long_options);
   int opt;
-  while ((opt = getopt_long(argc, argv, "a:bcj:l:twz", long_options, nullptr)) != -1) {
+  while ((opt = options.next()) != tools::gnu_options::end_of_options) {
+    const char* optarg = options.argument();
     switch (opt) {
       case 'a':
         algorithm_text = optarg;
@@ -111,7 +113,8 @@ command parse_command_line(int argc, char** argv) {
         if (*digits == '-' || end == digits || *end != '\0')
           fatal("invalid length: " + quote(optarg));
         if (errno == ERANGE) {
-          fatal("invalid length: " + quote(optarg) + ": " + std::strerror(EOVERFLOW));
+          // (glibc's and gnulib's words: MinGW-w64's C runtime has none for EOVERFLOW.)
+          fatal("invalid length: " + quote(optarg) + ": Value too large for defined data type");
         }
         if (bits % 8 != 0) {
           message("invalid length: " + quote(optarg));
@@ -162,6 +165,8 @@ command parse_command_line(int argc, char** argv) {
         print_version();
         tools::finish(finish_output(EXIT_SUCCESS));
       default:
+        // As glibc's getopt words it, naming the program by argv[0].
+        to_stderr(std::string(program) + ": " + options.refusal() + "\n");
         usage_error("");
     }
   }
@@ -209,7 +214,7 @@ command parse_command_line(int argc, char** argv) {
   const bool by_default = binary < 0 && tools::files_have_text_mode;
   s.binary = binary == 1 || by_default;
   s.binary_stdin = binary == 1 || (by_default && !tools::is_terminal(tools::standard_input));
-  c.files.assign(argv + optind, argv + argc);
+  c.files = options.operands();
   // As GNU du and wc refuse them.
   if (c.files0_from != nullptr && !c.files.empty()) {
     message("extra operand " + quote(c.files[0]));

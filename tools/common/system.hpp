@@ -119,6 +119,11 @@ bool use_environment_locale();
 /// escaped: one for an invalid byte, the rest of s for an incomplete character.
 bool printable_character(std::string_view s, std::size_t i, std::size_t& n);
 
+/// The name a program's messages give it, as GNU's: argv[0] (fallback where it has none). On
+/// Windows, its file's name less ".exe": there argv[0] is what was typed, or the whole path
+/// where a launcher (Wine, a shortcut) starts the program.
+std::string program_name(const char* argv0, const char* fallback);
+
 /// An OS error as Rust's std::io::Error prints one, as the official tools word it: on POSIX,
 /// "<strerror> (os error N)"; on Windows, the Win32 error the errno value stands for, in
 /// Windows' words, and that error's number.

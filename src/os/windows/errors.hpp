@@ -47,6 +47,7 @@ inline int errno_of(DWORD error) noexcept {
       return EMFILE;
     case ERROR_BROKEN_PIPE:
     case ERROR_NO_DATA:
+    case ERROR_PIPE_NOT_CONNECTED:  // (Wine's word for a pipe whose reader has gone)
       return EPIPE;
     case ERROR_WRITE_PROTECT:
       return EROFS;

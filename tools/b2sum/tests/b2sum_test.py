@@ -396,6 +396,7 @@ with tempfile.TemporaryDirectory() as d:
                   (status, out, err[:7]), (1, b"", b"b2sum: "))
 
 
+print(b2sum_support.target.skipped(), end="")
 if failures:
     print("\n".join(failures))
     print(f"{len(failures)} failure(s) in {b2sum_support.cases} cases")

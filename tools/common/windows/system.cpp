@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <windows.h>
 
+#include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <clocale>
@@ -77,6 +79,7 @@ int errno_of(DWORD error) {
       return ENOMEM;
     case ERROR_BROKEN_PIPE:
     case ERROR_NO_DATA:
+    case ERROR_PIPE_NOT_CONNECTED:  // (Wine's word for a pipe whose reader has gone)
       return EPIPE;
     case ERROR_DISK_FULL:
     case ERROR_HANDLE_DISK_FULL:
@@ -94,7 +97,7 @@ DWORD win32_error_of(int error) {
     case EACCES:
       return ERROR_ACCESS_DENIED;
     case EISDIR:
-      return ERROR_INVALID_FUNCTION;  // a read of a directory's handle
+      return ERROR_ACCESS_DENIED;  // what Rust's File::open of a directory meets there
     case ENOTDIR:
       return ERROR_DIRECTORY;
     case ENAMETOOLONG:
@@ -367,6 +370,19 @@ bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
   if (c < smallest[length] || c > 0x10ffff || (c >= 0xd800 && c < 0xe000)) return false;
   n = length;
   return c > 0xffff || std::iswprint(static_cast<wint_t>(c)) != 0;
+}
+
+std::string program_name(const char* argv0, const char* fallback) {
+  if (argv0 == nullptr || argv0[0] == '\0') return fallback;
+  std::string_view name = argv0;
+  name.remove_prefix(name.find_last_of("\\/:") + 1);  // npos + 1: the whole name
+  constexpr std::string_view exe = ".exe";
+  if (name.size() > exe.size() &&
+      std::equal(exe.begin(), exe.end(), name.end() - exe.size(),
+                 [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); })) {
+    name.remove_suffix(exe.size());
+  }
+  return name.empty() ? fallback : std::string(name);
 }
 
 std::string rust_os_error(int error) {
