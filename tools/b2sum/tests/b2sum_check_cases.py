@@ -4,7 +4,7 @@ import hashlib
 import os
 
 from b2sum_support import (ABC, ABC_DATA, BIG, EMPTY, GNU, OURS, b2, check, in_directory,
-                           odd_names, run)
+                           odd_names, run, target)
 
 
 def check_mode(d):
@@ -15,7 +15,7 @@ def check_mode(d):
 
     # Check mode, against GNU, on checksum files GNU wrote (ours, where GNU is missing).
     producer = GNU or OURS
-    listed = ["abc", "empty", "text", "big", "./-dash"] + odd_names
+    listed = ["abc", "empty", "text", "big", "./-dash"] + target.nameable(odd_names)
     for tag, args in (("plain", []), ("b", ["-b"]), ("tag", ["--tag"]),
                       ("256", ["-l", "256"]), ("tag256", ["--tag", "-l", "256"]),
                       ("8", ["-l", "8"]), ("tag8", ["--tag", "-l", "8"]), ("z", ["-z"]),
@@ -236,8 +236,12 @@ def check_mode(d):
     same_as_gnu("check --status to /dev/full", ["-c", "--status", "sums.8"], stdout="full")
     same_as_gnu("check, stdout closed", ["-c", "sums.8"], stdout="closed")
     same_as_gnu("check --quiet, stdout closed", ["-c", "--quiet", "sums.8"], stdout="closed")
-    same_as_gnu("check, stdin closed", ["-c", "sums.8"], None)
-    same_as_gnu("check -, stdin closed", ["-c", "-"], None)
+    if target.windows:
+        target.skip("check with standard input closed", "a Windows program's closed standard "
+                    "input is NUL (Wine's, or the C runtime's, as b2sum opens it)")
+    else:
+        same_as_gnu("check, stdin closed", ["-c", "sums.8"], None)
+        same_as_gnu("check -, stdin closed", ["-c", "-"], None)
     if os.geteuid() != 0:
         write("unreadable.sums", H8 + b"  abc\n")
         os.chmod(path("unreadable.sums"), 0)
