@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,9 +101,20 @@ bool status_of(const std::string& path, bool follow_links, file_status& status);
 bool seekable(int fd);
 /// Cuts or extends the file open as fd to size bytes; false and errno on failure.
 bool resize_file(int fd, std::uint64_t size);
-/// The names in a directory, "." and ".." left out, in the order the system gives: 0, or the
+/// An entry of a directory: its name, and its kind as the listing says it (a walk then asks no
+/// more of a regular file: a call to the system a file, which under Wine is a round trip to its
+/// server); nullopt where the listing does not say (status_of does).
+struct directory_entry {
+  std::string name;
+  std::optional<file_kind> kind;
+  friend bool operator<(const directory_entry& a, const directory_entry& b) {
+    return a.name < b.name;
+  }
+};
+
+/// The entries of a directory, "." and ".." left out, in the order the system gives: 0, or the
 /// errno of a directory that cannot be listed.
-int list_directory(const std::string& path, std::vector<std::string>& names);
+int list_directory(const std::string& path, std::vector<directory_entry>& entries);
 
 /// How many CPUs this process may run on (its affinity), 0 where that cannot be known.
 std::size_t cpus_allowed();

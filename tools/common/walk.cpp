@@ -16,16 +16,23 @@ void walk_directory(const std::string& path, const file_status& info, bool follo
     out.push_back({path, ELOOP});
     return;
   }
-  std::vector<std::string> names;
-  if (const int error = list_directory(path, names); error != 0) {
+  std::vector<directory_entry> entries;
+  if (const int error = list_directory(path, entries); error != 0) {
     out.push_back({path, error});
     return;
   }
-  std::sort(names.begin(), names.end());
+  std::sort(entries.begin(), entries.end());
   open_path.push_back(info);
   const std::string prefix = path.ends_with('/') ? path : path + "/";
-  for (const std::string& name : names) {
-    const std::string child = prefix + name;
+  for (const directory_entry& entry : entries) {
+    const std::string child = prefix + entry.name;
+    // A regular file as listed is hashed without more questions (one gone since is an error
+    // then); anything else is asked about: a directory for its identity, a link where it leads.
+    if (entry.kind == file_kind::regular) {
+      out.push_back({child, 0});
+      continue;
+    }
+    if (entry.kind == file_kind::other) continue;
     file_status child_info;
     if (!status_of(child, false, child_info)) {
       out.push_back({child, 0});  // gone or unreadable: hashing it reports why

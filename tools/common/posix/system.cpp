@@ -127,13 +127,36 @@ bool resize_file(int fd, std::uint64_t size) {
   return ::ftruncate(fd, static_cast<off_t>(size)) == 0;
 }
 
-int list_directory(const std::string& path, std::vector<std::string>& names) {
+namespace {
+
+std::optional<file_kind> kind_listed(const dirent& entry) {
+#ifdef DT_UNKNOWN
+  switch (entry.d_type) {
+    case DT_REG:
+      return file_kind::regular;
+    case DT_DIR:
+      return file_kind::directory;
+    case DT_LNK:
+      return file_kind::link;
+    case DT_UNKNOWN:  // (some file systems never say)
+      return std::nullopt;
+    default:
+      return file_kind::other;
+  }
+#else
+  return std::nullopt;
+#endif
+}
+
+}  // namespace
+
+int list_directory(const std::string& path, std::vector<directory_entry>& entries) {
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return errno;
   errno = 0;
   while (const dirent* entry = ::readdir(dir)) {
     const std::string_view name = entry->d_name;
-    if (name != "." && name != "..") names.emplace_back(name);
+    if (name != "." && name != "..") entries.push_back({std::string(name), kind_listed(*entry)});
     errno = 0;
   }
   const int read_error = errno;

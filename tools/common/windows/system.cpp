@@ -316,7 +316,7 @@ bool resize_file(int fd, std::uint64_t size) {
   return error == 0;
 }
 
-int list_directory(const std::string& path, std::vector<std::string>& names) {
+int list_directory(const std::string& path, std::vector<directory_entry>& entries) {
   WIN32_FIND_DATAW entry;
   const std::string pattern =
       path.ends_with('/') || path.ends_with('\\') ? path + "*" : path + "\\*";
@@ -328,7 +328,15 @@ int list_directory(const std::string& path, std::vector<std::string>& names) {
   }
   do {
     const std::wstring_view name = entry.cFileName;
-    if (name != L"." && name != L"..") names.push_back(utf8_of(name));
+    if (name == L"." || name == L"..") continue;
+    // Symbolic links and junctions are links (their tag is dwReserved0), as status_of says.
+    const bool link = (entry.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0 &&
+                      (entry.dwReserved0 == IO_REPARSE_TAG_SYMLINK ||
+                       entry.dwReserved0 == IO_REPARSE_TAG_MOUNT_POINT);
+    entries.push_back({utf8_of(name), link ? file_kind::link
+                                      : (entry.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0
+                                          ? file_kind::directory
+                                          : file_kind::regular});
   } while (::FindNextFileW(find, &entry) != 0);
   const DWORD error = ::GetLastError();
   ::FindClose(find);
