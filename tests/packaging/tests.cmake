@@ -33,6 +33,12 @@ if(Python3_FOUND)
             --check "${CMAKE_CURRENT_SOURCE_DIR}/vectors/bao_test_vectors.json"
             "${CMAKE_CURRENT_SOURCE_DIR}/vectors/bao_vectors.txt")
   set_tests_properties(bao_vectors_text_is_current PROPERTIES LABELS meta)
+  # What b2sum prints as it is on Windows: glibc's C.UTF-8 class, from Python's Unicode data.
+  add_test(NAME windows_unprintable_table_is_current
+    COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tools/common/windows/unprintable.py"
+            --check)
+  set_tests_properties(windows_unprintable_table_is_current PROPERTIES LABELS meta
+                       SKIP_RETURN_CODE 77)
 endif()
 
 # The benchmarks' per-level builds of the official C hold only their level's kernels, under

@@ -204,6 +204,10 @@ TEST_F(Blake2Files, ErrorsLeaveTheStateAsItWas) {
   EXPECT_EQ(ec, std::errc::no_such_file_or_directory);
   b2::update_from_file(h, dir_, {}, ec);
   EXPECT_EQ(ec, std::errc::is_a_directory);
+  file_options stream;
+  stream.strategy = file_strategy::stream;
+  b2::update_from_file(h, dir_, stream, ec);
+  EXPECT_EQ(ec, std::errc::is_a_directory);
   EXPECT_EQ(h.finalize(), before);
   try {
     b2::update_from_file(h, dir_ / "missing");

@@ -76,7 +76,9 @@ bool check_file(const std::string& list, const settings& s, const check_options&
   const int fd = from_stdin ? tools::standard_input : tools::open_for_reading(list);
   if (from_stdin) stdin_used = true;
   if (fd < 0) {
-    message(shown + ": " + std::strerror(errno));
+    // A directory opens on POSIX and fails to read ("read error", as GNU says); where it cannot
+    // be opened (Windows), it is worded the same.
+    message(shown + ": " + (errno == EISDIR ? "read error" : std::strerror(errno)));
     return false;
   }
   tools::line_reader in(fd);

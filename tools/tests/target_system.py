@@ -2,7 +2,7 @@
 it. A Windows build (a .exe) runs under Wine (cmake/toolchains/wine-run.sh); what it cannot do
 there, or says otherwise, is named here once:
 - names Windows cannot hold ('\\' separates folders; control characters and <>:"|?* are
-  refused; a name is UTF-16, so bytes that are not UTF-8 name nothing);
+  refused; a name is UTF-16, so bytes that are not UTF-8 name nothing; 255 characters at most);
 - OS errors in Windows' words and numbers, as the official b3sum prints Rust's io::Error there
   (Wine's texts: "File not found." where Windows says "The system cannot find the file
   specified."), and a directory opened as a file is refused as Rust's File::open is refused
@@ -70,6 +70,9 @@ def why_unnameable(name):
     """Why the target cannot hold a file of this name (None: it can)."""
     if windows:
         text = os.fsdecode(name) if isinstance(name, bytes) else name
+        if any(len(part.encode("utf-16-le", "surrogatepass")) > 2 * 255
+               for part in text.split("/")):
+            return "Windows holds at most 255 characters a name"
         for character in text:
             if character in _FORBIDDEN_IN_NAMES:
                 return _FORBIDDEN_IN_NAMES[character]

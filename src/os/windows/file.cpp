@@ -111,7 +111,16 @@ std::int64_t read_fully(int fd, std::byte* buffer, std::size_t size,
       // The end of a file read at an offset past it, and of a pipe whose writer closed it.
       if (e == ERROR_HANDLE_EOF || e == ERROR_BROKEN_PIPE) break;
       // A handle not open for reading: EBADF, as POSIX says of such a descriptor.
-      return fail_with(e == ERROR_ACCESS_DENIED ? ERROR_INVALID_HANDLE : e);
+      if (e == ERROR_ACCESS_DENIED) return fail_with(ERROR_INVALID_HANDLE);
+      // A directory's handle (a stream reads whatever it is given): EISDIR, as read(2) says.
+      FILE_STANDARD_INFO standard;
+      if (e == ERROR_INVALID_FUNCTION &&
+          ::GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof standard) != 0 &&
+          standard.Directory != FALSE) {
+        errno = EISDIR;
+        return -1;
+      }
+      return fail_with(e);
     }
     if (n == 0) break;
     got += n;

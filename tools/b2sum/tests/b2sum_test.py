@@ -19,7 +19,7 @@ import tempfile
 
 import b2sum_check_cases
 import b2sum_support
-from b2sum_support import target
+from b2sum_support import on_target, target
 from b2sum_support import (ABC, ABC_DATA, BIG, EMPTY, GNU, GNU_ONLY, Q, TEXT, USAGE_TAIL, b2,
                            b2bp, b2s, b2sp, check, failures, odd_names, run, unprintable_names)
 
@@ -350,7 +350,7 @@ with tempfile.TemporaryDirectory() as d:
               run_ours(["-c", "sums.plain", "sums.tag256", mixed]))
         if GNU:
             check("-j 3 against GNU", run_ours(["-j", "3"] + many + ["missing"]),
-                  run(GNU, many + ["missing"], cwd=d))
+                  on_target(many, run(GNU, many + ["missing"], cwd=d)))
         # Round trips: every line ours writes checks as OK with -c and no other option (with
         # -a for an untagged line of another algorithm, which names none).
         roundtrip_names = target.nameable(["abc", "empty", "big", "new\nline", "back\\slash",
@@ -388,8 +388,9 @@ with tempfile.TemporaryDirectory() as d:
             status, out, err = run_ours(extra + ["--files0-from", "many.list"])
             check(f"{' '.join(extra)} --files0-from: a list of 65,540 names",
                   (status, out, err),
-                  (1, (b2(ABC_DATA) + b"  abc\n") * 65535 + (b2(b"") + b"  empty\n") * 3
-                   + b2(b"") + b"  -\n", b"b2sum: many.list:65536: invalid zero-length file name\n"))
+                  on_target(extra, (1, (b2(ABC_DATA) + b"  abc\n") * 65535 +
+                                    (b2(b"") + b"  empty\n") * 3 + b2(b"") + b"  -\n",
+                                    b"b2sum: many.list:65536: invalid zero-length file name\n")))
         expect("--files0-from - naming -", ["--files0-from=-"], 1, b2(ABC_DATA) + b"  abc\n",
                b"b2sum: -:2: when reading file names from standard input, no file name of '-' "
                b"allowed\n", stdin=b"abc\0-\0")

@@ -15,7 +15,6 @@
 #include <climits>
 #include <clocale>
 #include <cstring>
-#include <cwctype>
 #include <iterator>
 
 namespace tools {
@@ -54,6 +53,14 @@ std::wstring wide_path(const std::string& path) {
   full.resize(n);
   return full.starts_with(L"\\\\") ? L"\\\\?\\UNC\\" + full.substr(2) : L"\\\\?\\" + full;
 }
+
+struct code_points {
+  char32_t first, last;
+};
+// From U+0080, what glibc's C.UTF-8 does not print (unprintable.py writes the file).
+constexpr code_points unprintable_ranges[] = {
+#include "unprintable.inc"
+};
 
 // The errno value of the Win32 errors that naming a file meets.
 int errno_of(DWORD error) {
@@ -131,6 +138,12 @@ bool is_console(HANDLE h) {
 int open_above_standard(const std::string& path, int flags) {
   int fd =
       ::_wopen(wide_path(path).c_str(), flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+  // The C runtime has no errno for a name Windows refuses ('*', '?', control characters):
+  // EINVAL. It is a name of nothing, as on POSIX, and as the library's own opening says.
+  if (fd < 0 && errno == EINVAL &&
+      (::GetLastError() == ERROR_INVALID_NAME || ::GetLastError() == ERROR_BAD_PATHNAME)) {
+    errno = ENOENT;
+  }
   if (fd < 0 && errno == EACCES) {
     // The C runtime cannot open a directory: say so, as a POSIX open for reading would.
     const DWORD attributes = ::GetFileAttributesW(wide_path(path).c_str());
@@ -377,7 +390,11 @@ bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
   const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
   if (c < smallest[length] || c > 0x10ffff || (c >= 0xd800 && c < 0xe000)) return false;
   n = length;
-  return c > 0xffff || std::iswprint(static_cast<wint_t>(c)) != 0;
+  // What prints is glibc's C.UTF-8 class, as on Linux (the C runtime's tables differ by version).
+  const auto after =
+      std::upper_bound(std::begin(unprintable_ranges), std::end(unprintable_ranges), c,
+                       [](char32_t x, const code_points& r) { return x < r.first; });
+  return after == std::begin(unprintable_ranges) || c > std::prev(after)->last;
 }
 
 std::string program_name(const char* argv0, const char* fallback) {
