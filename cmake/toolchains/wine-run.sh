@@ -12,7 +12,7 @@ if [ ! -e "$WINEPREFIX/system.reg" ]; then
   mkdir -p "$(dirname "$WINEPREFIX")"
   (
     flock 9
-    [ -e "$WINEPREFIX/system.reg" ] || "$wine" wineboot --init >/dev/null 2>&1
+    [ -e "$WINEPREFIX/system.reg" ] || "$wine" wineboot --init >/dev/null 2>&1 9>&-
   ) 9>"$WINEPREFIX.lock"
 fi
 # A server that outlives each program: starting one takes Wine seconds, a program under a running
@@ -22,7 +22,14 @@ server=$(dirname "$wine")/wineserver
 # Nothing of Wine's own may hold the caller's pipes: CTest, reading a test's output, waits for
 # every holder to close them. So the server starts with its output going nowhere, and so do the
 # services Wine starts with a new server (winedevice, plugplay...), which inherit the standard
-# handles of its first program: a program that does nothing, whose handles are /dev/null's.
-"$server" -p60 </dev/null >/dev/null 2>&1
-"$wine" cmd /c exit </dev/null >/dev/null 2>&1
+# handles of its first program: a program that does nothing, whose handles are /dev/null's. Only
+# for a new server (wineserver -p says 2 where one runs already: that program costs 0.1 s), and
+# under the lock, so that no other program is a new server's first.
+# (Nothing started here keeps the lock's descriptor: a server holding it would hold the lock.)
+(
+  flock 9
+  if "$server" -p60 </dev/null >/dev/null 2>&1 9>&-; then
+    "$wine" cmd /c exit </dev/null >/dev/null 2>&1 9>&-
+  fi
+) 9>"$WINEPREFIX.lock"
 exec "$wine" "$@"
