@@ -17,8 +17,11 @@ import subprocess
 import sys
 import tempfile
 
+import target_system
+
 RUNNER = os.path.abspath(sys.argv[1])
 TOOLS = os.path.abspath(sys.argv[2])
+target_system.use(os.path.join(TOOLS, "b3sum.exe"))
 B3SUM, B2SUM, BAO = (os.path.join(TOOLS, name + ".exe") for name in ("b3sum", "b2sum", "bao"))
 LINUX_B3SUM = shutil.which("b3sum", path="/usr/bin")
 LINUX_B2SUM = shutil.which("b2sum", path="/usr/bin:/bin")
@@ -32,7 +35,8 @@ def run(program, args, stdin=b"", cwd=None):
     """STDIN: bytes, or an open file (read from its offset)."""
     command = [RUNNER, program] if program.endswith(".exe") else [program]
     given = {"input": stdin} if isinstance(stdin, bytes) else {"stdin": stdin}
-    p = subprocess.run(command + args, **given, capture_output=True, cwd=cwd, env=ENV, timeout=300)
+    p = target_system.run(command + args, **given, capture_output=True, cwd=cwd, env=ENV,
+                          timeout=300)
     return p.returncode, p.stdout, p.stderr
 
 

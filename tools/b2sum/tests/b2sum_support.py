@@ -80,7 +80,7 @@ def run(tool, args, stdin=b"", cwd=None, merge=False, stdout="pipe", argv0="b2su
     try:
         # A Windows build's argv[0] is Wine's path to it, whatever the caller asks.
         command = target.command(tool) if target.windows and tool == OURS else [argv0]
-        p = subprocess.run(command + args, executable=None if len(command) > 1 else tool,
+        p = target.run(command + args, executable=None if len(command) > 1 else tool,
                            input=data,
                            stdout=stdout_arg,
                            stderr=subprocess.STDOUT if merge else subprocess.PIPE,

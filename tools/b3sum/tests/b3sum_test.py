@@ -38,12 +38,9 @@ if subprocess.run(["locale"], env=ENV, capture_output=True).stderr:
 
 def run(tool, args, stdin=b"", cwd=None, stdout=subprocess.PIPE):
     """STDIN: bytes, or an open file (read from its offset)."""
-    if isinstance(stdin, bytes):
-        p = subprocess.run(target.command(tool) + args, input=stdin, stdout=stdout, stderr=subprocess.PIPE,
-                           cwd=cwd, env=ENV, timeout=120)
-    else:
-        p = subprocess.run(target.command(tool) + args, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
-                           cwd=cwd, env=ENV, timeout=120)
+    given = {"input": stdin} if isinstance(stdin, bytes) else {"stdin": stdin}
+    p = target.run(target.command(tool) + args, **given, stdout=stdout, stderr=subprocess.PIPE,
+                   cwd=cwd, env=ENV, timeout=120)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -33,8 +33,8 @@ failures = []
 
 
 def run(args, stdin=b"", tool=BAO):
-    p = subprocess.run(target_system.command(tool) + args, input=stdin, capture_output=True,
-                       timeout=300)
+    p = target_system.run(target_system.command(tool) + args, input=stdin, capture_output=True,
+                          timeout=300)
     return p.returncode, p.stdout, p.stderr
 
 
