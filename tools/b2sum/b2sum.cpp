@@ -129,9 +129,7 @@ void print_sum(const settings& s, const std::string& name, const std::string& he
 }
 
 int run_unguarded(int argc, char** argv) {
-  static std::string named;  // program points into it
-  named = tools::program_name(argc > 0 ? argv[0] : nullptr, "b2sum");
-  program = named.c_str();
+  program = tools::program_name(argc > 0 ? argv[0] : nullptr, "b2sum");
   utf8_locale = tools::use_environment_locale();
   command c = parse_command_line(argc, argv);
   settings& s = c.s;

@@ -13,7 +13,7 @@
 
 namespace b2sum::detail {
 
-const char* program = "b2sum";
+std::string_view program = "b2sum";
 bool utf8_locale = false;
 tools::output out(tools::standard_output);
 
@@ -141,7 +141,7 @@ void message(const std::string& text) {
 
 void usage_error(const std::string& text) {
   if (!text.empty()) message(text);
-  to_stderr(std::string("Try '") + program + " --help' for more information.\n");
+  to_stderr("Try '" + std::string(program) + " --help' for more information.\n");
   tools::finish(EXIT_FAILURE);
 }
 
@@ -158,7 +158,7 @@ void fatal(const std::string& text) {
 
 // GNU's usage and option lines, which scripts may read; the last lines are fastblake's own.
 void print_help() {
-  out.write(std::string("Usage: ") + program +
+  out.write("Usage: " + std::string(program) +
             " [OPTION]... [FILE]...\n"
             "Print or check BLAKE2b (512-bit) checksums.\n"
             "\n"

@@ -11,7 +11,7 @@
 namespace b2sum::detail {
 
 /// The program's name in messages: argv[0], as GNU's (tools::program_name).
-extern const char* program;
+extern std::string_view program;
 /// Whether the locale's characters are UTF-8 (quotes are then ‘x’).
 extern bool utf8_locale;
 /// Standard output, written whole lines at a time.

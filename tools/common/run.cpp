@@ -42,8 +42,10 @@ std::terminate_handler previous = nullptr;
 
 }  // namespace
 
-void end_quietly_when_memory_runs_out(const char* program, const char* words) noexcept {
-  const int n = std::snprintf(message, sizeof message, "%s%s\n", program, words);
+void end_quietly_when_memory_runs_out(std::string_view program, const char* words) noexcept {
+  const int n = std::snprintf(message, sizeof message, "%.*s%s\n",
+                              static_cast<int>(std::min<std::size_t>(program.size(), 1024)),
+                              program.data(), words);
   message_len = n < 0 ? 0 : std::min(static_cast<std::size_t>(n), sizeof message - 1);
   previous = std::set_terminate(on_terminate);
 }

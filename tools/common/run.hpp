@@ -2,6 +2,8 @@
 // can call it in the test process; nothing below it calls exit, it throws exit_status instead.
 #pragma once
 
+#include <string_view>
+
 namespace tools {
 
 struct exit_status {
@@ -15,6 +17,6 @@ struct exit_status {
 /// allocate the std::bad_alloc its run() would catch (under a small RLIMIT_AS), the tool writes
 /// program + words + "\n" (its run()'s message for std::bad_alloc) and exits with status 1,
 /// where std::terminate would abort.
-void end_quietly_when_memory_runs_out(const char* program, const char* words) noexcept;
+void end_quietly_when_memory_runs_out(std::string_view program, const char* words) noexcept;
 
 }  // namespace tools

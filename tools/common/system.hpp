@@ -133,8 +133,9 @@ bool printable_character(std::string_view s, std::size_t i, std::size_t& n);
 
 /// The name a program's messages give it, as GNU's: argv[0] (fallback where it has none). On
 /// Windows, its file's name less ".exe": there argv[0] is what was typed, or the whole path
-/// where a launcher (Wine, a shortcut) starts the program.
-std::string program_name(const char* argv0, const char* fallback);
+/// where a launcher (Wine, a shortcut) starts the program. A view of either: it allocates
+/// nothing, as it is asked before the out-of-memory message is ready.
+std::string_view program_name(const char* argv0, const char* fallback);
 
 /// An OS error as Rust's std::io::Error prints one, as the official tools word it: on POSIX,
 /// "<strerror> (os error N)"; on Windows, the Win32 error the errno value stands for, in

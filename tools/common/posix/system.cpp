@@ -196,7 +196,7 @@ bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
   return std::iswprint(static_cast<std::wint_t>(w)) != 0;
 }
 
-std::string program_name(const char* argv0, const char* fallback) {
+std::string_view program_name(const char* argv0, const char* fallback) {
   return argv0 != nullptr && argv0[0] != '\0' ? argv0 : fallback;
 }
 

@@ -397,7 +397,7 @@ bool printable_character(std::string_view s, std::size_t i, std::size_t& n) {
   return after == std::begin(unprintable_ranges) || c > std::prev(after)->last;
 }
 
-std::string program_name(const char* argv0, const char* fallback) {
+std::string_view program_name(const char* argv0, const char* fallback) {
   if (argv0 == nullptr || argv0[0] == '\0') return fallback;
   std::string_view name = argv0;
   name.remove_prefix(name.find_last_of("\\/:") + 1);  // npos + 1: the whole name
@@ -407,7 +407,7 @@ std::string program_name(const char* argv0, const char* fallback) {
                  [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); })) {
     name.remove_suffix(exe.size());
   }
-  return name.empty() ? fallback : std::string(name);
+  return name.empty() ? fallback : name;
 }
 
 std::string rust_os_error(int error) {
