@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 
 # target_system.py, shared by the tools' suites, is in tools/tests.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
@@ -22,6 +23,8 @@ GNU = shutil.which("b2sum", path="/usr/bin")
 GNU_ONLY = os.environ.get("B2SUM_TEST_GNU_ONLY") == "1"
 failures = []
 cases = 0
+# (b2sum_test.py runs cases from two threads.)
+counting = threading.Lock()
 
 # Both tools see the same environment: the caller's, in the C locale, without what would change
 # GNU's behavior (POSIXLY_CORRECT changes option parsing; the locale, messages and quoting).
@@ -42,6 +45,12 @@ UTF8 = subprocess.run(["locale", "charmap"], env=BASE_ENV, capture_output=True,
 def Q(text):
     """gnulib's quote() of plain text: in a UTF-8 locale between curly quotes."""
     return b"\xe2\x80\x98" + text + b"\xe2\x80\x99" if UTF8 else b"'" + text + b"'"
+
+
+# A run that has not ended by then is reported as hung. Generous: Windows' build under Wine opens
+# a file in a quarter of a millisecond (its server's round trips), and --files0-from's list of
+# 65,540 names takes 17 s there, on an idle machine.
+TIMEOUT = 120
 
 
 def run(tool, args, stdin=b"", cwd=None, merge=False, stdout="pipe", argv0="b2sum", env=None):
@@ -84,7 +93,7 @@ def run(tool, args, stdin=b"", cwd=None, merge=False, stdout="pipe", argv0="b2su
                            input=data,
                            stdout=stdout_arg,
                            stderr=subprocess.STDOUT if merge else subprocess.PIPE,
-                           cwd=cwd, env=environ, timeout=20, **kwargs)
+                           cwd=cwd, env=environ, timeout=TIMEOUT, **kwargs)
         return p.returncode, p.stdout if p.stdout is not None else b"", p.stderr or b""
     except subprocess.TimeoutExpired:
         return "timed out", b"", b""
@@ -161,7 +170,8 @@ def short(value):
 
 def check(name, got, want):
     global cases
-    cases += 1
+    with counting:
+        cases += 1
     if got != want:
         failures.append(f"{name}:\n  got  {short(got)}\n  want {short(want)}")
 

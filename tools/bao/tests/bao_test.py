@@ -10,7 +10,9 @@ Usage: bao_test.py BAO VECTORS_JSON
        (FASTBLAKE_FAIL_IO: the fault-injection library, which slows reads and windows for
        --progress)
 """
+import concurrent.futures
 import errno
+import functools
 import json
 import os
 import random
@@ -231,7 +233,7 @@ def encoded_both(work, n):
     return data, source, encoded, outboard
 
 
-def seeks_and_slices(vectors, work):
+def seeks(vectors, work):
     for case in vectors["seek"]:
         n = case["input_len"]
         data, source, encoded, outboard = encoded_both(work, n)
@@ -245,10 +247,13 @@ def seeks_and_slices(vectors, work):
             check(f"decode --outboard {n} from {offset}",
                   run(["decode", h, source, f"--outboard={outboard}", f"--start={offset}"]),
                   (0, data[offset:], b""))
+
+
+def slices(vectors, work):
     # Every slice through `slice` and `decode-slice` (their hashes checked in one run of
     # `bao hash`); every third one also from the outboard and through files, and its first
     # corruption (the library's tests run every corruption of every case).
-    slices, hashes = [], []
+    made, hashes = [], []
     for case in vectors["slice"]:
         n = case["input_len"]
         data, source, encoded, outboard = encoded_both(work, n)
@@ -258,25 +263,25 @@ def seeks_and_slices(vectors, work):
             name = f"slice {n} [{start}, +{count})"
             status, got, err = run(["slice", str(start), str(count), encoded])
             check(name, (status, len(got), err), (0, s["output_len"], b""))
-            slices.append(write(work, f"slice-{len(slices)}", got))
+            made.append(write(work, f"slice-{len(made)}", got))
             hashes.append(s["output_blake3"])
             want = data[start:start + count]
             check(f"decode-{name}", run(["decode-slice", h, str(start), str(count)], got),
                   (0, want, b""))
-            if len(slices) % 3 != 0:
+            if len(made) % 3 != 0:
                 continue
             check(f"{name} from the outboard",
                   run(["slice", str(start), str(count), source, f"--outboard={outboard}"]),
                   (0, got, b""))
             out = os.path.join(work, "decoded")
             check(f"decode-{name} from a file into one",
-                  run(["decode-slice", h, str(start), str(count), slices[-1], out]),
+                  run(["decode-slice", h, str(start), str(count), made[-1], out]),
                   (0, b"", b""))
             check(f"decode-{name} written", read(out), want)
             for at in s["corruptions"][:1]:
                 check(f"decode-{name} corrupted at {at}",
                       run(["decode-slice", h, str(start), str(count)], flipped(got, at))[0], 1)
-    status, out, _ = run(["hash"] + slices)
+    status, out, _ = run(["hash"] + made)
     got = [line.split()[0] for line in out.decode().splitlines()]
     check("the slices' hashes", (status, got), (0, hashes))
 
@@ -539,20 +544,26 @@ def existing_outputs(work):
 def main():
     with open(VECTORS) as f:
         vectors = json.load(f)
+    # The longest first, so that the two at a time end together.
+    sections = [functools.partial(seeks, vectors), functools.partial(slices, vectors),
+                functools.partial(encodings, vectors), command_line,
+                functools.partial(hashing, vectors), created_files, existing_outputs,
+                groups_and_large_inputs, slices_in_bounded_memory, progress]
+    if RUST:
+        sections.append(against_rust)
+    else:
+        print("the Rust bao tool: not given (FASTBLAKE_RUST_BAO), its comparison skipped")
     with tempfile.TemporaryDirectory() as work:
-        command_line(work)
-        hashing(vectors, work)
-        encodings(vectors, work)
-        seeks_and_slices(vectors, work)
-        created_files(work)
-        existing_outputs(work)
-        groups_and_large_inputs(work)
-        slices_in_bounded_memory(work)
-        progress(work)
-        if RUST:
-            against_rust(work)
-        else:
-            print("the Rust bao tool: not given (FASTBLAKE_RUST_BAO), its comparison skipped")
+        # Two sections at a time, each in a folder of its own: under Wine a run spends most of
+        # its time waiting on Wine's server, and one at a time left a core idle.
+        def in_own_folder(number, section):
+            folder = os.path.join(work, str(number))
+            os.mkdir(folder)
+            section(folder)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            for done in [pool.submit(in_own_folder, *numbered) for numbered in enumerate(sections)]:
+                done.result()
     print(target_system.skipped(), end="")
     for failure in failures:
         print("FAIL:", failure)
