@@ -13,9 +13,9 @@ namespace tools {
 namespace {
 
 // The message, made when the handler is installed: nothing is allocated when it is written.
-char message[256];
-std::size_t message_len = 0;
-std::terminate_handler previous = nullptr;
+char out_of_memory_message[256];
+std::size_t out_of_memory_message_len = 0;
+std::terminate_handler previous_handler = nullptr;
 
 // A throw whose exception cannot be allocated (malloc fails, and the runtime's emergency pool
 // was never made: memory ran out before main) ends in std::terminate with no exception in
@@ -33,21 +33,23 @@ std::terminate_handler previous = nullptr;
     }
   }
   if (out_of_memory) {
-    (void)write_all(standard_error, std::string_view(message, message_len));
+    (void)write_all(standard_error,
+                    std::string_view(out_of_memory_message, out_of_memory_message_len));
     std::_Exit(1);
   }
-  if (previous != nullptr) previous();
+  if (previous_handler != nullptr) previous_handler();
   std::abort();
 }
 
 }  // namespace
 
 void end_quietly_when_memory_runs_out(std::string_view program, const char* words) noexcept {
-  const int n = std::snprintf(message, sizeof message, "%.*s%s\n",
+  const int n = std::snprintf(out_of_memory_message, sizeof out_of_memory_message, "%.*s%s\n",
                               static_cast<int>(std::min<std::size_t>(program.size(), 1024)),
                               program.data(), words);
-  message_len = n < 0 ? 0 : std::min(static_cast<std::size_t>(n), sizeof message - 1);
-  previous = std::set_terminate(on_terminate);
+  out_of_memory_message_len =
+      n < 0 ? 0 : std::min(static_cast<std::size_t>(n), sizeof out_of_memory_message - 1);
+  previous_handler = std::set_terminate(on_terminate);
 }
 
 }  // namespace tools
