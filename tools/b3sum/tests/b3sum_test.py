@@ -395,7 +395,12 @@ with tempfile.TemporaryDirectory() as d:
     if links:
         os.symlink("c", os.path.join(tree, "link-to-c"))
         os.symlink(".", os.path.join(tree, "a", "loop"))
-    os.mkfifo(os.path.join(tree, "fifo"))
+    # A FIFO is no regular file, and the walk skips it; Windows has none, and Wine shows a Windows
+    # program a Unix one as a plain file.
+    if target.windows:
+        target.skip("-r skips a FIFO", "Wine shows a Unix FIFO as a file (Windows has no FIFOs)")
+    else:
+        os.mkfifo(os.path.join(tree, "fifo"))
     status, out, err = run(OURS, ["-r", "tree"], cwd=d)
     names = [line.split(b"  ", 1)[1] for line in out.splitlines()]
     check("-r order", (status, names, err), (0, [b"tree/C", b"tree/a/0", b"tree/a/y/1",
