@@ -40,6 +40,7 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
   const std::uint64_t total = size - src.offset;
   const std::uint64_t window = window_for(options);
   const bool choose_way = may_read_parts && pool != nullptr;
+  part_buffers buffers;
   std::uint64_t done = 0;
   std::uint64_t reported = 0;
   while (done < total) {
@@ -52,8 +53,8 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
     std::uint64_t mapped_from = done;
     if (way == window_way::read_parts) {
       std::uint64_t hashed = 0;
-      if (const std::error_code ec =
-              read_in_parts(h, src.fd, src.offset + done, end - done, *pool, may_offload, hashed)) {
+      if (const std::error_code ec = read_in_parts(h, src.fd, src.offset + done, end - done, *pool,
+                                                   may_offload, buffers, hashed)) {
         return ec;
       }
       mapped_from += hashed;

@@ -51,16 +51,17 @@ std::error_code read_part_through(int fd, std::uint64_t offset, std::uint64_t si
 }
 
 std::error_code read_part(int fd, std::uint64_t offset, std::uint64_t size, subtree_parts& subtree,
-                          std::size_t part) {
-  const aligned_buffer buffer = allocate_aligned(part_buffer_size);
-  if (!buffer) return read_part_on_stack(fd, offset, size, subtree, part);
-  return read_part_through(fd, offset, size, subtree, part, buffer.get(), part_buffer_size);
+                          std::size_t part, part_buffers& buffers) {
+  std::byte* const buffer = buffers.of(part);
+  if (buffer == nullptr) return read_part_on_stack(fd, offset, size, subtree, part);
+  return read_part_through(fd, offset, size, subtree, part, buffer, part_buffer_size);
 }
 
 }  // namespace
 
 std::error_code read_in_parts(file_sink& h, int fd, std::uint64_t offset, std::uint64_t size,
-                              thread_pool& pool, bool may_offload, std::uint64_t& hashed) {
+                              thread_pool& pool, bool may_offload, part_buffers& buffers,
+                              std::uint64_t& hashed) {
   hashed = 0;
   std::vector<std::error_code> errors;
   while (hashed < size) {
@@ -70,8 +71,10 @@ std::error_code read_in_parts(file_sink& h, int fd, std::uint64_t offset, std::u
     const std::size_t parts = subtree->parts();
     const std::uint64_t part_size = subtree->size() / parts;
     errors.assign(parts, {});
+    // (Without room for the list, every part is read through a buffer on its thread's stack.)
+    buffers.make_room(parts);
     for_each_part(pool, 0, parts, [&](std::size_t i) {
-      errors[i] = read_part(fd, offset + hashed + i * part_size, part_size, *subtree, i);
+      errors[i] = read_part(fd, offset + hashed + i * part_size, part_size, *subtree, i, buffers);
     });
     for (const std::error_code& ec : errors) {
       if (ec) return ec;

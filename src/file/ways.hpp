@@ -13,6 +13,7 @@
 #include <memory>
 #include <new>
 #include <system_error>
+#include <vector>
 
 #include <fastblake/file.hpp>
 #include <fastblake/thread_pool.hpp>
@@ -90,10 +91,38 @@ std::error_code hash_by_reading(file_sink& h, const source& src, const file_opti
 std::error_code hash_by_mapping(file_sink& h, const source& src, const file_options& options,
                                 bool parallel, bool may_offload, bool may_read_parts);
 
+/// The buffers that read_in_parts reads a subtree's parts through, one a part, kept from one
+/// window to the next: a buffer allocated for each part and freed after it made reading a
+/// cached 1 GiB file in parts take 0.243 s under Wine 8 against 0.228 s (medians of three,
+/// AMD EPYC Zen 4), and no difference on Linux.
+class part_buffers {
+ public:
+  /// Makes room for `parts` buffers; false where the heap has no room for the list.
+  bool make_room(std::size_t parts) noexcept {
+    try {
+      if (buffers_.size() < parts) buffers_.resize(parts);
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+  /// Part `part`'s buffer, part_buffer_size bytes, allocated when first asked for; null where
+  /// the heap has none to give. Each part's is asked for by one thread at a time.
+  std::byte* of(std::size_t part) noexcept {
+    if (part >= buffers_.size()) return nullptr;
+    if (!buffers_[part]) buffers_[part] = allocate_aligned(part_buffer_size);
+    return buffers_[part].get();
+  }
+
+ private:
+  std::vector<aligned_buffer> buffers_;
+};
+
 /// Hashes what it can of the `size` bytes at file offset `offset` as subtrees of a tree-hashed
-/// family (file_sink::split_next) whose parts the pool's threads read into buffers of their
-/// own; `hashed` is how many bytes that was, from the start (0 for another family).
+/// family (file_sink::split_next) whose parts the pool's threads read through `buffers`;
+/// `hashed` is how many bytes that was, from the start (0 for another family).
 std::error_code read_in_parts(file_sink& h, int fd, std::uint64_t offset, std::uint64_t size,
-                              thread_pool& pool, bool may_offload, std::uint64_t& hashed);
+                              thread_pool& pool, bool may_offload, part_buffers& buffers,
+                              std::uint64_t& hashed);
 
 }  // namespace fastblake::internal

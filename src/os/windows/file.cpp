@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
+#include <winternl.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -49,6 +50,61 @@ OVERLAPPED at_offset(std::uint64_t offset) noexcept {
   o.Offset = static_cast<DWORD>(offset);
   o.OffsetHigh = static_cast<DWORD>(offset >> 32);
   return o;
+}
+
+// Positioned reads go to ntdll's NtReadFile, as Rust's standard library's do, rather than
+// through ReadFile, which is NtReadFile with the OVERLAPPED as its completion context: Wine
+// then asks its server after every read whether a completion port wants it, a round trip that
+// made a cached 1 GiB file read in 64 KiB parts take 0.50 s under Wine 8 against 0.25 s.
+using nt_read_file_function = NTSTATUS(WINAPI*)(HANDLE file, HANDLE event, void* apc_routine,
+                                                void* apc_context, IO_STATUS_BLOCK* io,
+                                                void* buffer, ULONG length, LARGE_INTEGER* offset,
+                                                ULONG* key);
+using nt_error_function = ULONG(WINAPI*)(NTSTATUS status);
+
+struct native_reading {
+  nt_read_file_function read = nullptr;
+  nt_error_function error_of = nullptr;
+};
+
+template <class Function>
+Function ntdll_function(const char* name) noexcept {
+  const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+  if (ntdll == nullptr) return nullptr;
+  // (Through void*: a FARPROC cast straight to another function type draws
+  // -Wcast-function-type.)
+  return reinterpret_cast<Function>(reinterpret_cast<void*>(::GetProcAddress(ntdll, name)));
+}
+
+const native_reading& native() noexcept {
+  static const native_reading functions = [] {
+    native_reading n{ntdll_function<nt_read_file_function>("NtReadFile"),
+                     ntdll_function<nt_error_function>("RtlNtStatusToDosError")};
+    if (n.read == nullptr || n.error_of == nullptr) n = {};
+    return n;
+  }();
+  return functions;
+}
+
+// Reads up to `want` bytes at `offset`: ERROR_SUCCESS with `n` set, or the Win32 error.
+DWORD read_at(HANDLE h, std::byte* buffer, DWORD want, std::uint64_t offset, DWORD& n) noexcept {
+  const native_reading& nt = native();
+  if (nt.read == nullptr) {
+    OVERLAPPED where = at_offset(offset);
+    return ::ReadFile(h, buffer, want, &n, &where) ? ERROR_SUCCESS : ::GetLastError();
+  }
+  IO_STATUS_BLOCK io{};
+  LARGE_INTEGER at;
+  at.QuadPart = static_cast<LONGLONG>(offset);
+  NTSTATUS status = nt.read(h, nullptr, nullptr, nullptr, &io, buffer, want, &at, nullptr);
+  // A handle opened for overlapped I/O may finish later; the handle is signalled when it has.
+  if (status == static_cast<NTSTATUS>(STATUS_PENDING)) {
+    ::WaitForSingleObject(h, INFINITE);
+    status = io.Status;
+  }
+  if (status < 0) return nt.error_of(status);
+  n = static_cast<DWORD>(io.Information);
+  return ERROR_SUCCESS;
 }
 
 // One ReadFile or WriteFile moves at most this much (a DWORD counts the bytes).
@@ -105,9 +161,10 @@ std::int64_t read_fully(int fd, std::byte* buffer, std::size_t size,
   while (got < size) {
     const auto want = static_cast<DWORD>(std::min(size - got, most_at_once));
     DWORD n = 0;
-    OVERLAPPED where = at_offset(position != nullptr ? *position : 0);
-    if (!::ReadFile(h, buffer + got, want, &n, position != nullptr ? &where : nullptr)) {
-      const DWORD e = ::GetLastError();
+    const DWORD e = position != nullptr ? read_at(h, buffer + got, want, *position, n)
+                    : ::ReadFile(h, buffer + got, want, &n, nullptr) ? ERROR_SUCCESS
+                                                                     : ::GetLastError();
+    if (e != ERROR_SUCCESS) {
       // The end of a file read at an offset past it, and of a pipe whose writer closed it.
       if (e == ERROR_HANDLE_EOF || e == ERROR_BROKEN_PIPE) break;
       // A handle not open for reading: EBADF, as POSIX says of such a descriptor.
