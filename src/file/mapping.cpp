@@ -36,7 +36,6 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
   map.read_sequentially();
   thread_pool* pool = parallel ? pool_of(options) : nullptr;
 
-  const auto* data = map.data() + (src.offset - map_from);
   const std::uint64_t total = size - src.offset;
   const std::uint64_t window = window_for(options);
   const bool choose_way = may_read_parts && pool != nullptr;
@@ -47,7 +46,8 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
     // Windows end on multiples of the window size (counted from the hash's start), so that
     // each one is whole subtrees of the tree.
     const std::uint64_t end = std::min(total, (done / window + 1) * window);
-    map.read_ahead(src.offset + done, src.offset + std::min(total, end + read_ahead_distance));
+    const std::uint64_t reach = src.offset + std::min(total, end + read_ahead_distance);
+    map.read_ahead(src.offset + done, reach);
     const window_way way = choose_way ? choose_window_way() : window_way::map;
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t mapped_from = done;
@@ -61,8 +61,13 @@ std::error_code hash_by_mapping(file_sink& h, const source& src, const file_opti
     }
     // What no subtree read in parts took: from the mapping.
     if (mapped_from < end) {
-      const std::span<const std::byte> piece(data + mapped_from,
-                                             static_cast<std::size_t>(end - mapped_from));
+      const std::byte* data = map.window(src.offset + mapped_from, end - mapped_from, reach);
+      if (data == nullptr) {
+        // Nothing hashed yet: read instead, as a file that cannot be mapped is.
+        return mapped_from == 0 ? std::make_error_code(std::errc::no_such_device)
+                                : std::make_error_code(std::errc::not_enough_memory);
+      }
+      const std::span<const std::byte> piece(data, static_cast<std::size_t>(end - mapped_from));
       if (pool != nullptr || may_offload) {
         h.update_parallel(piece, pool, may_offload);
       } else {

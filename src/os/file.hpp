@@ -76,12 +76,18 @@ inline std::string name_of(const std::filesystem::path& path) {
 /// granularity, 64 KiB).
 std::uint64_t mapping_alignment() noexcept;
 
-/// A read-only view of `size` bytes of a file from offset `from` (a multiple of
-/// mapping_alignment()), with its fault guard: while it lives, a load from the view that faults
-/// because the file was cut under it (SIGBUS on POSIX, EXCEPTION_IN_PAGE_ERROR or, under Wine,
-/// an access violation on Windows) reads zeros from there to the view's end instead of ending
-/// the process, and faulted() says so; the caller then fails with file_errc::truncated. Faults
-/// elsewhere go to whatever handled them before.
+/// A read-only mapping of `size` bytes of a file from offset `from` (a multiple of
+/// mapping_alignment()), read a window at a time, with its fault guard: while it lives, a load
+/// from a window that faults because the file was cut under it (SIGBUS on POSIX,
+/// EXCEPTION_IN_PAGE_ERROR or, under Wine, an access violation on Windows) reads zeros from
+/// there to the view's end instead of ending the process, and faulted() says so; the caller then
+/// fails with file_errc::truncated. Faults elsewhere go to whatever handled them before.
+///
+/// On POSIX the whole range is one mapping, and a window is a part of it whose pages release()
+/// drops. On Windows each window is a view of its own, which release() unmaps: no call there
+/// both takes a mapped file's pages out of a process and does so under Wine too (VirtualUnlock
+/// does on Windows; under Wine it does nothing, and hashing a cached 1 GiB file in one view
+/// held up to 954 MiB of it resident, then unmapped it all at once).
 class mapped_file {
  public:
   mapped_file() = default;
@@ -89,33 +95,45 @@ class mapped_file {
   mapped_file& operator=(const mapped_file&) = delete;
   ~mapped_file();
 
-  /// Maps and guards the view. Errors: no_such_device where the file cannot be mapped or the
-  /// mapping guarded (no address space, no memory for the guard, a file system that cannot
-  /// map): the caller reads it instead; file_errc::truncated where the file is already shorter
-  /// than from + size; others from the system.
+  /// Maps the range (on Windows, makes the mapping object whose views the windows are) and
+  /// guards it. Errors: no_such_device where the file cannot be mapped or the mapping guarded
+  /// (no address space, no memory for the guard, a file system that cannot map): the caller
+  /// reads it instead; file_errc::truncated where the file is already shorter than
+  /// from + size; others from the system.
   std::error_code map(int fd, std::uint64_t from, std::uint64_t size) noexcept;
 
-  const std::byte* data() const noexcept { return data_; }
+  /// The bytes at file offsets [at, at + size), inside the mapped range, readable until
+  /// release(); one window at a time. `reach` (at least at + size): how far ahead read_ahead
+  /// may be asked to read while the window lives. nullptr where no view can be made (on
+  /// Windows: no address space or memory for it, or for its guard).
+  const std::byte* window(std::uint64_t at, std::uint64_t size, std::uint64_t reach) noexcept;
   bool faulted() const noexcept;
 
-  /// Tells the system the view is read from start to end.
+  /// Tells the system the range is read from start to end.
   void read_sequentially() noexcept;
   /// Asks the system to start reading the parts of file offsets [from, to) that are not in its
-  /// cache, ahead of the page faults of the threads hashing the view (each part once).
+  /// cache, ahead of the page faults of the threads hashing the windows (each part once). On
+  /// Windows, where only a view can be asked for, as far as the current window's reach.
   void read_ahead(std::uint64_t from, std::uint64_t to) noexcept;
-  /// The view's pages covering [from, from + size) have been hashed: they may leave the
-  /// process's resident set (they stay in the system's cache).
+  /// The window [from, from + size) has been hashed: its pages may leave the process's resident
+  /// set (they stay in the system's cache).
   void release(const std::byte* from, std::size_t size) noexcept;
 
   struct guard_slot;
 
  private:
   int fd_ = -1;
-  const std::byte* data_ = nullptr;
+  const std::byte* data_ = nullptr;  // file offset from_ (on Windows: the view's start)
   std::uint64_t from_ = 0;
   std::uint64_t size_ = 0;
   std::uint64_t requested_ = 0;  // read_ahead has asked for everything before this file offset
-  guard_slot* guard_ = nullptr;
+  guard_slot* guard_ = nullptr;  // (on Windows: the view's)
+#ifdef _WIN32
+  void* mapping_ = nullptr;      // the file mapping object
+  std::uint64_t view_from_ = 0;  // the file offset of data_
+  std::uint64_t view_size_ = 0;  // 0 between windows
+  bool faulted_ = false;         // an earlier window faulted
+#endif
 };
 
 }  // namespace fastblake::internal::os

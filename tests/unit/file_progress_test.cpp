@@ -7,6 +7,7 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -332,6 +333,56 @@ TEST_F(FileHashing, AMappedFileOutOfThePageCacheIsReadAheadOfTheHashing) {
     EXPECT_FALSE(page_is_cached(p, far));
   }
 #endif
+}
+
+// A mapped file is held a window at a time: each window's pages leave the process once it is
+// hashed (on Windows each window is a view of its own, unmapped after it).
+TEST_F(FileHashing, AMappedFileIsResidentAWindowAtATime) {
+  bool thread_sanitizer = false;
+#if defined(__SANITIZE_THREAD__)
+  thread_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  thread_sanitizer = true;
+#endif
+#endif
+  if (thread_sanitizer) GTEST_SKIP() << "ThreadSanitizer's shadow of each page read stays resident";
+#ifndef _WIN32
+  if (std::getenv("FASTBLAKE_TEST_EMULATED") != nullptr) {
+    GTEST_SKIP() << "an emulator's resident set is its own";
+  }
+#endif
+  if (resident_bytes() == 0) GTEST_SKIP() << "no resident set to read here";
+  constexpr std::size_t window = 1u << 20;
+  constexpr std::size_t windows = 32;
+  random_source rng(test_seed() + 12);
+  const std::vector<std::byte> piece = rng.bytes(window);
+  const fs::path p = dir_ / "resident";
+  b3::hasher whole;
+  {
+    std::ofstream out(p, std::ios::binary);
+    for (std::size_t i = 0; i < windows; ++i) {
+      out.write(reinterpret_cast<const char*>(piece.data()),
+                static_cast<std::streamsize>(piece.size()));
+      whole.update(piece);
+    }
+  }
+  const b3::digest expected = whole.finalize();
+  for (b3::file_strategy s : {b3::file_strategy::mmap, b3::file_strategy::mmap_parallel}) {
+    SCOPED_TRACE(strategy_name(s));
+    b3::file_options options;
+    options.strategy = s;
+    options.progress_step = window;
+    const std::uint64_t before = resident_bytes();
+    std::uint64_t most = before;
+    options.progress = [&](std::uint64_t, std::uint64_t) {
+      most = std::max(most, resident_bytes());
+      return true;
+    };
+    EXPECT_EQ(b3::hash_file(p, options), expected);
+    // Held whole, the file would add 32 MiB by the end.
+    EXPECT_LT(most - before, 8 * window) << "resident before: " << before << ", at most " << most;
+  }
 }
 
 TEST_F(FileHashing, AFileThatGrowsIsHashedToItsSizeAtTheStart) {

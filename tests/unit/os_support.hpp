@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #ifdef _WIN32
 #include <io.h>
 #include <process.h>
 #include <windows.h>
+// (after windows.h, which it needs)
+#include <psapi.h>
 #else
 #include <unistd.h>
 #endif
@@ -98,6 +101,23 @@ inline std::uint64_t page_size() {
   return info.dwPageSize;
 #else
   return static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+#endif
+}
+
+/// The process's resident set (its working set on Windows) in bytes; 0 where unknown.
+inline std::uint64_t resident_bytes() {
+#ifdef _WIN32
+  PROCESS_MEMORY_COUNTERS counters{};
+  if (!::K32GetProcessMemoryInfo(::GetCurrentProcess(), &counters, sizeof counters)) return 0;
+  return counters.WorkingSetSize;
+#elif defined(__linux__)
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0;
+  std::uint64_t resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * page_size();
+#else
+  return 0;
 #endif
 }
 

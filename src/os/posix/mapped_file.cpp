@@ -110,6 +110,10 @@ std::error_code mapped_file::map(int fd, std::uint64_t from, std::uint64_t size)
   return {};
 }
 
+const std::byte* mapped_file::window(std::uint64_t at, std::uint64_t, std::uint64_t) noexcept {
+  return data_ + (at - from_);
+}
+
 bool mapped_file::faulted() const noexcept {
   return guard_ != nullptr && guard_->state.load() != guard_slot::mapped;
 }

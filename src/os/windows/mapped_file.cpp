@@ -1,5 +1,5 @@
-// Mapped views on Windows (os/file.hpp): a file mapping object's view, its fault guard, and
-// read-ahead.
+// Mapped views on Windows (os/file.hpp): a file mapping object, a view of it for each window
+// with its fault guard, and read-ahead.
 //
 // Windows refuses to cut a file while a view of it is mapped (ERROR_USER_MAPPED_FILE), so a
 // local file cannot shrink under the view; a fault comes from a file on a network share cut by
@@ -24,6 +24,12 @@
 namespace fastblake::internal::os {
 namespace {
 
+// Mending a view leaves its addresses free between the unmapping and the zeros: a view mapped
+// meanwhile could land there, and the zeros could not. Views of ours are made under this lock,
+// shared, and mended under it alone (1,000 threads mapping their windows while others' were
+// mended lost that race in every run under Wine).
+SRWLOCK views_lock = SRWLOCK_INIT;
+
 LONG CALLBACK on_fault(EXCEPTION_POINTERS* exception) {
   const EXCEPTION_RECORD& record = *exception->ExceptionRecord;
   // A load (ExceptionInformation[0] is 0 for reads) from a view of ours: anything else, a store
@@ -39,8 +45,10 @@ LONG CALLBACK on_fault(EXCEPTION_POINTERS* exception) {
   if (slot->state.compare_exchange_strong(state, guard_slot::mending)) {
     void* base = reinterpret_cast<void*>(slot->begin.load());
     const std::size_t size = slot->end.load() - slot->begin.load();
+    ::AcquireSRWLockExclusive(&views_lock);
     const bool mended = ::UnmapViewOfFile(base) &&
                         ::VirtualAlloc(base, size, MEM_RESERVE | MEM_COMMIT, PAGE_READONLY) == base;
+    ::ReleaseSRWLockExclusive(&views_lock);
     slot->state.store(mended ? guard_slot::zeros : guard_slot::lost);
   }
   while ((state = slot->state.load()) == guard_slot::mending) ::SwitchToThread();
@@ -53,16 +61,8 @@ bool handler_ready = false;
 }  // namespace
 
 mapped_file::~mapped_file() {
-  if (data_ == nullptr) return;
-  // The view's base: data_ is where the view starts (from_ is a multiple of the granularity).
-  void* base = const_cast<std::byte*>(data_);
-  const bool zeros = guard_ != nullptr && guard_->state.load() == guard_slot::zeros;
-  if (guard_ != nullptr) free_guard_slot(*guard_);
-  if (zeros) {
-    ::VirtualFree(base, 0, MEM_RELEASE);
-  } else {
-    ::UnmapViewOfFile(base);
-  }
+  if (view_size_ != 0) release(data_, 0);
+  if (mapping_ != nullptr) ::CloseHandle(mapping_);
 }
 
 std::error_code mapped_file::map(int fd, std::uint64_t from, std::uint64_t size) noexcept {
@@ -89,46 +89,73 @@ std::error_code mapped_file::map(int fd, std::uint64_t from, std::uint64_t size)
     ::CloseHandle(mapping);
     return make_error_code(file_errc::truncated);
   }
-  void* view = ::MapViewOfFile(mapping, FILE_MAP_READ, static_cast<DWORD>(from >> 32),
-                               static_cast<DWORD>(from), static_cast<SIZE_T>(size));
-  ::CloseHandle(mapping);  // the view keeps the object
-  if (view == nullptr) return std::make_error_code(std::errc::no_such_device);
   fd_ = fd;
-  data_ = static_cast<const std::byte*>(view);
+  mapping_ = mapping;
   from_ = from;
   size_ = size;
   requested_ = from;
-  const auto begin = reinterpret_cast<std::uintptr_t>(view);
-  guard_ = take_guard_slot(begin, begin + static_cast<std::uintptr_t>(size));
-  if (guard_ == nullptr) return std::make_error_code(std::errc::no_such_device);
   return {};
 }
 
+const std::byte* mapped_file::window(std::uint64_t at, std::uint64_t size,
+                                     std::uint64_t reach) noexcept {
+  if (view_size_ != 0) release(data_, 0);
+  const std::uint64_t view_from = at / mapping_alignment() * mapping_alignment();
+  const std::uint64_t view_end = std::min(std::max(reach, at + size), from_ + size_);
+  ::AcquireSRWLockShared(&views_lock);
+  void* view =
+      ::MapViewOfFile(mapping_, FILE_MAP_READ, static_cast<DWORD>(view_from >> 32),
+                      static_cast<DWORD>(view_from), static_cast<SIZE_T>(view_end - view_from));
+  ::ReleaseSRWLockShared(&views_lock);
+  if (view == nullptr) return nullptr;
+  const auto begin = reinterpret_cast<std::uintptr_t>(view);
+  guard_ = take_guard_slot(begin, begin + static_cast<std::uintptr_t>(view_end - view_from));
+  if (guard_ == nullptr) {
+    ::UnmapViewOfFile(view);
+    return nullptr;
+  }
+  data_ = static_cast<const std::byte*>(view);
+  view_from_ = view_from;
+  view_size_ = view_end - view_from;
+  read_ahead(at, view_end);
+  return data_ + (at - view_from);
+}
+
 bool mapped_file::faulted() const noexcept {
-  return guard_ != nullptr && guard_->state.load() != guard_slot::mapped;
+  return faulted_ || (guard_ != nullptr && guard_->state.load() != guard_slot::mapped);
 }
 
 // Windows reads mapped files ahead by itself, and more so as faults come in order.
 void mapped_file::read_sequentially() noexcept {}
 
-// PrefetchVirtualMemory (Windows 8 and later), each part once; pages already in the cache cost
-// it nothing but a lookup.
+// PrefetchVirtualMemory (Windows 8 and later), each part once, as far as the view goes; pages
+// already in the cache cost it nothing but a lookup.
 void mapped_file::read_ahead(std::uint64_t from, std::uint64_t to) noexcept {
-  from = std::max(from, requested_);
-  to = std::min(to, from_ + size_);
+  from = std::max({from, requested_, view_from_});
+  to = std::min(to, view_from_ + view_size_);
   if (from >= to) return;
   WIN32_MEMORY_RANGE_ENTRY range;
-  range.VirtualAddress = const_cast<std::byte*>(data_ + (from - from_));
+  range.VirtualAddress = const_cast<std::byte*>(data_ + (from - view_from_));
   range.NumberOfBytes = static_cast<SIZE_T>(to - from);
   ::PrefetchVirtualMemory(::GetCurrentProcess(), 1, &range, 0);
   requested_ = to;
 }
 
-// Unlocking pages that were never locked takes them out of the working set (VirtualUnlock's
-// documented effect), as MADV_DONTNEED does on Linux; they stay in the cache.
-void mapped_file::release(const std::byte* from, std::size_t size) noexcept {
-  if (faulted()) return;
-  ::VirtualUnlock(const_cast<std::byte*>(from), size);
+// The whole view goes, whatever part was named: one window at a time.
+void mapped_file::release(const std::byte*, std::size_t) noexcept {
+  if (view_size_ == 0) return;
+  void* base = const_cast<std::byte*>(data_);
+  const bool zeros = guard_->state.load() == guard_slot::zeros;
+  faulted_ = faulted_ || guard_->state.load() != guard_slot::mapped;
+  free_guard_slot(*guard_);
+  guard_ = nullptr;
+  if (zeros) {
+    ::VirtualFree(base, 0, MEM_RELEASE);
+  } else {
+    ::UnmapViewOfFile(base);
+  }
+  data_ = nullptr;
+  view_size_ = 0;
 }
 
 }  // namespace fastblake::internal::os
