@@ -85,7 +85,7 @@ int finish_output(int status) {
     return EXIT_FAILURE;
   }
   if (stdin_used && tools::descriptor_closed(tools::standard_input)) {
-    to_stderr(std::string(program) + ": standard input: " + std::strerror(EBADF) + "\n");
+    to_stderr(std::string(program) + ": standard input: " + tools::os_error_text(EBADF) + "\n");
     return EXIT_FAILURE;
   }
   return status;
@@ -141,7 +141,7 @@ int run_unguarded(int argc, char** argv) {
     list.emplace(c.files0_from);
     if (list->open_error() != 0) {
       fatal("cannot open " + quote(c.files0_from) +
-            " for reading: " + std::strerror(list->open_error()));
+            " for reading: " + tools::os_error_text(list->open_error()));
     }
     // With GNU's program, standard input then holds the names, not a file.
     if (std::strcmp(c.files0_from, "-") == 0) stdin_used = true;
@@ -172,7 +172,7 @@ int run_unguarded(int argc, char** argv) {
   bool ok = true;
   const auto report = [&](const std::string& name, const result& r) {
     if (r.error != 0) {
-      message(quotef(name) + ": " + std::strerror(r.error));
+      message(quotef(name) + ": " + tools::os_error_text(r.error));
       ok = false;
     } else {
       print_sum(s, name, r.hex);
@@ -215,7 +215,7 @@ int run_unguarded(int argc, char** argv) {
     }
   } while (next_block());
   if (list && list->read_error() != 0) {
-    message(quotef(c.files0_from) + ": read error: " + std::strerror(list->read_error()));
+    message(quotef(c.files0_from) + ": read error: " + tools::os_error_text(list->read_error()));
     ok = false;
   }
   return finish_output(ok ? EXIT_SUCCESS : EXIT_FAILURE);

@@ -78,7 +78,7 @@ bool check_file(const std::string& list, const settings& s, const check_options&
   if (fd < 0) {
     // A directory opens on POSIX and fails to read ("read error", as GNU says); where it cannot
     // be opened (Windows), it is worded the same.
-    message(shown + ": " + (errno == EISDIR ? "read error" : std::strerror(errno)));
+    message(shown + ": " + (errno == EISDIR ? "read error" : tools::os_error_text(errno)));
     return false;
   }
   tools::line_reader in(fd);
@@ -115,7 +115,7 @@ bool check_file(const std::string& list, const settings& s, const check_options&
     const parsed_line* as_gnu = parsed && parsed->name == own->name ? &*parsed : nullptr;
     if (const int error = verify(own->name, *own, as_gnu, s, match); error != 0) {
       if (o.ignore_missing && error == ENOENT) continue;
-      message(quotef(own->name) + ": " + std::strerror(error));
+      message(quotef(own->name) + ": " + tools::os_error_text(error));
       ++counts.unreadable;
       if (!o.status) print_verdict(own->name, "FAILED open or read");
       continue;

@@ -76,7 +76,7 @@ void fatal(const std::string& message) {
 
 void check_output() {
   if (out.error() == 0) return;
-  to_stderr(std::string("b3sum: ") + std::strerror(out.error()) + "\n");
+  to_stderr(std::string("b3sum: ") + tools::os_error_text(out.error()) + "\n");
   tools::finish(1);
 }
 

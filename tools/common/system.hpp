@@ -137,8 +137,13 @@ bool printable_character(std::string_view s, std::size_t i, std::size_t& n);
 /// nothing, as it is asked before the out-of-memory message is ready.
 std::string_view program_name(const char* argv0, const char* fallback);
 
+/// The C library's words for an errno value, as GNU's tools print them: on Linux glibc's,
+/// whatever C library the tool was linked with (musl words many otherwise: a static build says
+/// what a distribution's says); elsewhere strerror's.
+std::string os_error_text(int error);
+
 /// An OS error as Rust's std::io::Error prints one, as the official tools word it: on POSIX,
-/// "<strerror> (os error N)"; on Windows, the Win32 error the errno value stands for, in
+/// "<os_error_text> (os error N)"; on Windows, the Win32 error the errno value stands for, in
 /// Windows' words, and that error's number.
 std::string rust_os_error(int error);
 

@@ -1,6 +1,10 @@
 // The tools' OS needs on POSIX systems (system.hpp).
 #include "../system.hpp"
 
+#ifdef __linux__
+#include "error_words.hpp"
+#endif
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -200,8 +204,17 @@ std::string_view program_name(const char* argv0, const char* fallback) {
   return argv0 != nullptr && argv0[0] != '\0' ? argv0 : fallback;
 }
 
+std::string os_error_text(int error) {
+#ifdef __linux__
+  if (const char* words = glibc_error_words(error)) return words;
+  return "Unknown error " + std::to_string(error);
+#else
+  return std::strerror(error);
+#endif
+}
+
 std::string rust_os_error(int error) {
-  return std::string(std::strerror(error)) + " (os error " + std::to_string(error) + ")";
+  return os_error_text(error) + " (os error " + std::to_string(error) + ")";
 }
 
 }  // namespace tools

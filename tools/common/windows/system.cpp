@@ -410,6 +410,8 @@ std::string_view program_name(const char* argv0, const char* fallback) {
   return name.empty() ? fallback : name;
 }
 
+std::string os_error_text(int error) { return std::strerror(error); }
+
 std::string rust_os_error(int error) {
   const DWORD code = win32_error_of(error);
   if (code == 0)
