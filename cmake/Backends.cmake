@@ -60,6 +60,12 @@ else()
   # extension allows).
   set(_fastblake_backend_flags_rvv -march=rv64gcv -mllvm -riscv-v-vector-bits-min=128)
 endif()
+if(FASTBLAKE_ZIG)
+  # zig's clang (cmake/toolchains/zig.cmake) reads -mcpu and -march itself, in zig's CPU names:
+  # POWER8 is pwr8, and RISC-V's V extension a feature added to the baseline model (RV64GC).
+  set(_fastblake_backend_flags_vsx -mcpu=pwr8)
+  set(_fastblake_backend_flags_rvv -mcpu=baseline_rv64+v -mllvm -riscv-v-vector-bits-min=128)
+endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   # GCC 12.2 warns inside its own headers, whose AVX-512 intrinsics pass
   # _mm512_undefined_epi32() (fixed in later GCC releases).

@@ -26,6 +26,12 @@ EVERY = "."
 # a target builds its libc++, a minute and a half that no CI machine has cached).
 MACOS_IN_CI = ["fastblake", "fastblake_b3sum", "fastblake_b2sum", "fastblake_bao"]
 
+# The static tools' architectures (preset static-ARCH) and their zig target triples.
+STATIC_ARCHITECTURES = {"x86_64": "x86_64", "aarch64": "aarch64", "riscv64": "riscv64",
+                        "ppc64le": "powerpc64le", "s390x": "s390x"}
+STATIC_NAMES = {"x86_64": "x86-64", "aarch64": "AArch64", "riscv64": "RISC-V 64 (the rvv backend)",
+                "ppc64le": "little-endian POWER (the vsx backend)", "s390x": "IBM Z (big-endian)"}
+
 # A build for a system nothing here runs: GoogleTest's cases listed when tests run, not after the
 # link (which would run the program).
 COMPILE_ONLY = {"CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE": "PRE_TEST"}
@@ -84,6 +90,14 @@ TABLE = {
                                "CMAKE_EXE_LINKER_FLAGS": "-static -s", "FASTBLAKE_BUILD_TESTS": "OFF",
                                "FASTBLAKE_WARNINGS_AS_ERRORS": "ON"},
                       ["b3sum", "b2sum", "bao"], None, False),
+    # The Linux tools as scripts/package static ships them: musl linked statically with zig's
+    # clang, stripped, each tool's suite run on them (x86-64 natively, in CI; the other
+    # architectures under qemu-user, on request).
+    **{f"static-{arch}": ("base", {**RELEASE, **toolchain(f"{triple}-linux-musl"), **COMPILE_ONLY,
+                                   "FASTBLAKE_STATIC_TOOLS": "ON", "CMAKE_EXE_LINKER_FLAGS": "-s"},
+                          ["b3sum", "b2sum", "bao"], "^static$",
+                          True if arch == "x86_64" else "request")
+       for arch, triple in STATIC_ARCHITECTURES.items()},
     # macOS (both) and Windows on arm64 with zig's clang, warnings as errors, nothing run (no
     # test preset): in CI, what holds macOS's own code on each (the library, the tools' code);
     # everything, the unit tests too, on request (the -all presets, and windows-arm64), as CI's
@@ -157,6 +171,8 @@ CONFIGURE_NAMES = {
     "package": "Debian packages: shared library, tools as fastblake-b3sum and fastblake-b2sum, b3sum-mpi (scripts/package)",
     "windows-tools": "The Windows tools, static and stripped, for their zip (scripts/package windows)",
     "cuda": "Release with the CUDA backend required (scripts/gpu-check)",
+    **{f"static-{arch}": f"The Linux tools for {STATIC_NAMES[arch]}, static (musl, zig's clang) and stripped (scripts/package static)"
+       for arch in STATIC_ARCHITECTURES},
 }
 TEST_NAMES = {
     "release": "Everything that runs natively (labels: docs/testing.md)",
@@ -178,6 +194,8 @@ TEST_NAMES = {
     "wasm": "The suite and the JavaScript module under Node.js",
     "fuzz": "Each fuzz target for 6 s",
     "cuda": "Every test of the build, the GPU's too",
+    **{f"static-{arch}": "The static tools: one file each, no dynamic section, each tool's suite "
+       + ("natively" if arch == "x86_64" else "under qemu-user") for arch in STATIC_ARCHITECTURES},
 }
 BASE_CACHE = {"CMAKE_EXPORT_COMPILE_COMMANDS": "ON", "FASTBLAKE_BUILD_TESTS": "ON",
               "FASTBLAKE_WARNINGS_AS_ERRORS": "ON", "FASTBLAKE_CUDA": "OFF", "FASTBLAKE_MPI": "OFF"}

@@ -10,10 +10,14 @@ there, or says otherwise, is named here once:
   the POSIX words;
 - what Wine does not show a Windows program: Unix symbolic links (it follows them), a directory
   as standard input, a process's own memory apart from Wine's.
+A Linux build for another architecture (the static tools, FASTBLAKE_STATIC_TOOLS) runs under
+the emulator that FASTBLAKE_TOOL_EMULATOR names (qemu-user, words split as a shell splits them);
+it says what the Linux tools say.
 A suite calls use(TOOL) once, runs its tools through command(), compares through
 in_target_words() and skips what cannot apply through skip(CASE, REASON); skipped() lists them.
 """
 import os
+import shlex
 import subprocess
 import sys
 
@@ -22,6 +26,7 @@ WINE_RUN = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file_
 
 windows = False
 _rust_words = True
+_under_test = None
 _skipped = []
 
 # Linux's words, then Wine's, in the order they are replaced (the longer first).
@@ -42,14 +47,25 @@ _FORBIDDEN_IN_NAMES = {"\\": "'\\' separates folders on Windows",
 def use(tool, rust_words=True):
     """TOOL: the program under test. RUST_WORDS: whether it words OS errors as Rust's io::Error
     does (b3sum, bao), rather than as the C runtime's strerror (b2sum)."""
-    global windows, _rust_words
+    global windows, _rust_words, _under_test
     windows = tool.lower().endswith(".exe")
     _rust_words = rust_words
+    _under_test = os.path.abspath(tool)
 
 
-def command(tool):
-    """The command line that runs TOOL: under Wine for a Windows build."""
-    return [WINE_RUN, tool] if tool.lower().endswith(".exe") else [tool]
+# The emulator of another architecture's Linux build, if any.
+emulator = shlex.split(os.environ.get("FASTBLAKE_TOOL_EMULATOR", ""))
+
+
+def command(tool, argv0=None):
+    """The command line that runs TOOL: under Wine for a Windows build; the tool under test
+    under the emulator (FASTBLAKE_TOOL_EMULATOR) for another architecture's, ARGV0 its argv[0]
+    (qemu-user's -0)."""
+    if tool.lower().endswith(".exe"):
+        return [WINE_RUN, tool]
+    if emulator and os.path.abspath(tool) == _under_test:
+        return emulator + (["-0", argv0] if argv0 else []) + [tool]
+    return [tool]
 
 
 def run(command, **options):
@@ -113,4 +129,5 @@ def skip(case, reason):
 
 def skipped():
     """What was skipped and why, a line each (nothing natively)."""
-    return "".join(f"skipped on Windows: {line}\n" for line in _skipped)
+    where = "Windows" if windows else "the emulator"
+    return "".join(f"skipped on {where}: {line}\n" for line in _skipped)

@@ -78,6 +78,7 @@ def make_zip(directory):
     print(f"{name}: {os.path.getsize(name):,} bytes")
 
 
-if len(sys.argv) != 3 or sys.argv[1] not in ("check", "zip"):
-    sys.exit(__doc__)
-(check if sys.argv[1] == "check" else make_zip)(sys.argv[2])
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("check", "zip"):
+        sys.exit(__doc__)
+    (check if sys.argv[1] == "check" else make_zip)(sys.argv[2])

@@ -87,8 +87,12 @@ def run(tool, args, stdin=b"", cwd=None, merge=False, stdout="pipe", argv0="b2su
     if close_in_child:
         kwargs["preexec_fn"] = lambda: [os.close(fd) for fd in close_in_child]
     try:
-        # A Windows build's argv[0] is Wine's path to it, whatever the caller asks.
-        command = target.command(tool) if target.windows and tool == OURS else [argv0]
+        # A Windows build's argv[0] is Wine's path to it, whatever the caller asks; an emulated
+        # one's is what qemu-user is told.
+        if tool == OURS and (target.windows or target.emulator):
+            command = target.command(tool, argv0)
+        else:
+            command = [argv0]
         p = target.run(command + args, executable=None if len(command) > 1 else tool,
                            input=data,
                            stdout=stdout_arg,

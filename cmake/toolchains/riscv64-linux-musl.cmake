@@ -1,0 +1,6 @@
+# Linux on RISC-V 64, musl's C library linked statically, with zig's clang (zig.cmake): programs
+# that run on any Linux of the architecture; here under qemu-user, which a static program needs
+# no root of the target's libraries for.
+include("${CMAKE_CURRENT_LIST_DIR}/zig.cmake")
+fastblake_zig(Linux riscv64 riscv64-linux-musl)
+set(CMAKE_CROSSCOMPILING_EMULATOR "${CMAKE_CURRENT_LIST_DIR}/qemu-run.sh" qemu-riscv64 "rv64,v=true,vlen=128,vext_spec=v1.0" /)
