@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common.hpp"
 #include "module.hpp"
@@ -103,9 +104,14 @@ struct py_hash {
 
 // -- Construction ----------------------------------------------------------------------------
 
+// Whether the Python this runs in lets hashlib's BLAKE2 constructors take data by name, and
+// by its old name string, one or the other (Debian 13's CPython 3.13.5 does, 3.13.0 does
+// not): read at import from _blake2's signature, as the abi3 module runs on either.
+bool hashlib_names_data = false;
+
 // A constructor's keyword parameters, parsed as hashlib's (Argument Clinic's) are: data by
-// position only, the rest by keyword only, with its messages (those of the Python it runs
-// on: 3.13 reworded the unknown keyword's).
+// position (and, where hashlib_names_data, by name), the rest by keyword only, with its
+// messages (those of the Python it runs on: 3.13 reworded the unknown keyword's).
 template <std::size_t N>
 struct keywords {
   const char* function;
@@ -133,6 +139,7 @@ struct keywords {
         if (interned[i] == nullptr) throw python_error_set{};
       }
     });
+    PyObject* string = nullptr;
     for (Py_ssize_t k = 0; k < tuple_size(kwnames); ++k) {
       PyObject* name = tuple_item(kwnames, k);
       std::size_t i = 0;
@@ -140,6 +147,20 @@ struct keywords {
       if (i == N) {  // not interned the same way: compare the text
         i = 0;
         while (i < N && PyUnicode_CompareWithASCIIString(name, names[i]) != 0) ++i;
+      }
+      if (i == N && hashlib_names_data) {
+        if (PyUnicode_CompareWithASCIIString(name, "data") == 0) {
+          if (*data != nullptr) {
+            raise_format(PyExc_TypeError,
+                         "argument for %s() given by name ('data') and position (1)", function);
+          }
+          *data = args[nargs + k];
+          continue;
+        }
+        if (PyUnicode_CompareWithASCIIString(name, "string") == 0) {
+          string = args[nargs + k];
+          continue;
+        }
       }
       if (i == N) {
         // hashlib's wording changed in 3.13; the abi3 module asks the Python it runs in.
@@ -151,6 +172,14 @@ struct keywords {
                      function);
       }
       values[i] = args[nargs + k];
+    }
+    if (string != nullptr) {
+      if (*data != nullptr) {
+        raise(PyExc_TypeError,
+              "'data' and 'string' are mutually exclusive and support for 'string' keyword "
+              "parameter is slated for removal in a future version.");
+      }
+      *data = string;
     }
   }
 };
@@ -379,35 +408,74 @@ void add_family(PyObject* module, const char* sequential_doc, const char* parall
                         traits::salt_length, traits::max_key_length, traits::max_xof_length);
 }
 
+// Whether _blake2's constructors take data by name (its signature has string=None).
+bool hashlib_takes_data_by_name() {
+  const ref blake2 = ref::steal(PyImport_ImportModule("_blake2"));
+  const ref type = ref::steal(
+      blake2.get() != nullptr ? PyObject_GetAttrString(blake2.get(), "blake2b") : nullptr);
+  const ref signature = ref::steal(
+      type.get() != nullptr ? PyObject_GetAttrString(type.get(), "__text_signature__") : nullptr);
+  const char* text = signature.get() != nullptr && PyUnicode_Check(signature.get())
+                         ? PyUnicode_AsUTF8AndSize(signature.get(), nullptr)
+                         : nullptr;
+  const bool by_name =
+      text != nullptr && std::string_view(text).find("string=None") != std::string_view::npos;
+  PyErr_Clear();  // no _blake2, or no signature: data by position only
+  return by_name;
+}
+
+// A constructor's docstring, whose first line is its signature: where hashlib_names_data, data
+// by position or name, and string after the keyword-only parameters, as hashlib's reads there.
+const char* constructor_doc(std::string& storage, std::string_view doc) {
+  storage = doc;
+  if (hashlib_names_data) {
+    const std::string_view last = "usedforsecurity=True)";
+    const std::size_t slash = doc.find("/, *"), end = doc.find(last);
+    storage = std::string(doc.substr(0, slash)) + "*" +
+              std::string(doc.substr(slash + 4, end - slash - 4)) +
+              "usedforsecurity=True, string=None)" + std::string(doc.substr(end + last.size()));
+  }
+  return storage.c_str();
+}
+
 }  // namespace
 
 void add_blake2(PyObject* module) {
+  hashlib_names_data = hashlib_takes_data_by_name();
+  // (The types keep pointers to their docstrings: these live as long as the process.)
+  static std::string docs[6];
   add_family<family::b>(
       module,
-      "blake2b(data=b'', /, *, digest_size=64, key=b'', salt=b'', person=b'', fanout=1, "
-      "depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, last_node=False, "
-      "usedforsecurity=True)\n--\n\nReturn a new BLAKE2b hash object: hashlib.blake2b's "
-      "interface.",
+      constructor_doc(docs[0],
+                      "blake2b(data=b'', /, *, digest_size=64, key=b'', salt=b'', person=b'', "
+                      "fanout=1, depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, "
+                      "last_node=False, usedforsecurity=True)\n--\n\nReturn a new BLAKE2b hash "
+                      "object: hashlib.blake2b's interface."),
       "fastblake.blake2bp",
-      "blake2bp(data=b'', /, *, digest_size=64, key=b'', usedforsecurity=True)\n--\n\n"
-      "BLAKE2bp (four BLAKE2b leaves, in SIMD lanes), in hashlib's style.",
+      constructor_doc(docs[1],
+                      "blake2bp(data=b'', /, *, digest_size=64, key=b'', usedforsecurity=True)\n--"
+                      "\n\nBLAKE2bp (four BLAKE2b leaves, in SIMD lanes), in hashlib's style."),
       "fastblake.blake2xb",
-      "blake2xb(data=b'', /, *, digest_size=64, key=b'', salt=b'', person=b'', "
-      "usedforsecurity=True)\n--\n\n"
-      "BLAKE2Xb: extendable output of up to 2^32 - 2 bytes, in hashlib's style.");
+      constructor_doc(docs[2],
+                      "blake2xb(data=b'', /, *, digest_size=64, key=b'', salt=b'', person=b'', "
+                      "usedforsecurity=True)\n--\n\n"
+                      "BLAKE2Xb: extendable output of up to 2^32 - 2 bytes, in hashlib's style."));
   add_family<family::s>(
       module,
-      "blake2s(data=b'', /, *, digest_size=32, key=b'', salt=b'', person=b'', fanout=1, "
-      "depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, last_node=False, "
-      "usedforsecurity=True)\n--\n\nReturn a new BLAKE2s hash object: hashlib.blake2s's "
-      "interface.",
+      constructor_doc(docs[3],
+                      "blake2s(data=b'', /, *, digest_size=32, key=b'', salt=b'', person=b'', "
+                      "fanout=1, depth=1, leaf_size=0, node_offset=0, node_depth=0, inner_size=0, "
+                      "last_node=False, usedforsecurity=True)\n--\n\nReturn a new BLAKE2s hash "
+                      "object: hashlib.blake2s's interface."),
       "fastblake.blake2sp",
-      "blake2sp(data=b'', /, *, digest_size=32, key=b'', usedforsecurity=True)\n--\n\n"
-      "BLAKE2sp (eight BLAKE2s leaves, in SIMD lanes), in hashlib's style.",
+      constructor_doc(docs[4],
+                      "blake2sp(data=b'', /, *, digest_size=32, key=b'', usedforsecurity=True)\n--"
+                      "\n\nBLAKE2sp (eight BLAKE2s leaves, in SIMD lanes), in hashlib's style."),
       "fastblake.blake2xs",
-      "blake2xs(data=b'', /, *, digest_size=32, key=b'', salt=b'', person=b'', "
-      "usedforsecurity=True)\n--\n\n"
-      "BLAKE2Xs: extendable output of up to 65534 bytes, in hashlib's style.");
+      constructor_doc(docs[5],
+                      "blake2xs(data=b'', /, *, digest_size=32, key=b'', salt=b'', person=b'', "
+                      "usedforsecurity=True)\n--\n\n"
+                      "BLAKE2Xs: extendable output of up to 65534 bytes, in hashlib's style."));
 }
 
 }  // namespace fastblake::python

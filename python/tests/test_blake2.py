@@ -9,7 +9,7 @@ import pytest
 
 import fastblake
 from blake2_reference import blake2, blake2x, param_block
-from conftest import VECTORS, failure, interesting_lengths, random_bytes
+from conftest import VECTORS, failure, interesting_lengths, outcome, random_bytes
 
 FAMILIES = [("blake2b", fastblake.blake2b, hashlib.blake2b, 64, 16, 2**64 - 1),
             ("blake2s", fastblake.blake2s, hashlib.blake2s, 32, 8, 2**48 - 1)]
@@ -99,6 +99,20 @@ def test_attributes_and_copy_match_hashlib(name, ours, theirs, out, salt, max_of
     assert fork.digest() == theirs(b"abc", digest_size=20).digest()
     assert a.digest() == theirs(b"abcmore", digest_size=20).digest()
     assert a.digest() == a.digest(), "digest() leaves the state alone"
+
+
+@pytest.mark.parametrize("name,ours,theirs,out,salt,max_offset", FAMILIES)
+def test_data_by_name_where_hashlib_takes_it(name, ours, theirs, out, salt, max_offset):
+    """Newer CPythons' hashlib (Debian 13's 3.13.5; not 3.13.0) takes data by name too, and by
+    its old name string, one or the other: ours follows the Python it runs in, with its words."""
+    calls = [lambda m: m(data=b"x").digest(), lambda m: m(string=b"x").digest(),
+             lambda m: m(data=b"x", digest_size=8, key=b"k").digest(),
+             lambda m: m(string=b"x", salt=b"s").digest(), lambda m: m(b"x", string=b"y"),
+             lambda m: m(b"x", data=b"y"), lambda m: m(data=b"x", string=None),
+             lambda m: m(string=None), lambda m: m(data="text"), lambda m: m(string=b"", foo=1)]
+    for i, call in enumerate(calls):
+        assert outcome(lambda: call(ours)) == outcome(lambda: call(theirs)), i
+        assert failure(lambda: call(ours)) == failure(lambda: call(theirs)), i
 
 
 @pytest.mark.parametrize("name,ours,theirs,out,salt,max_offset", FAMILIES)
