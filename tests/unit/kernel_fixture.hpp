@@ -60,7 +60,7 @@ inline const std::deque<kernel_config>& kernel_config_list() {
       }
       if (k3::variant_selector* selector = b->blake3->variants) {
         for (const k3::kernel_variant& variant : selector->variants()) {
-          if (variant.name != selector->current().name) add(b, native, &variant);
+          if (std::string_view(variant.name) != selector->current().name) add(b, native, &variant);
         }
       }
     }

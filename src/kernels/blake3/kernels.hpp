@@ -7,7 +7,6 @@
 // parent nodes.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <bit>
 #include <cstddef>
@@ -46,8 +45,11 @@ using hash_chunks_function = void (*)(const std::uint8_t* input, std::size_t num
 
 /// One of a kernel set's schedules where no single one is fastest on every core: its
 /// hash_chunks (the other functions are the set's own).
+// This and variant_selector hold no standard-library type whose layout differs between
+// libstdc++ and libc++ (std::string_view's does): the x86 kernels of the manylinux wheels are
+// GCC's objects, linked into a module that zig's clang builds with libc++ (scripts/wheels).
 struct kernel_variant {
-  std::string_view name;
+  const char* name;
   hash_chunks_function hash_chunks;
 };
 
@@ -59,9 +61,9 @@ class variant_selector {
  public:
   enum class basis : std::uint8_t { undecided, environment, table, measured, program };
 
-  constexpr variant_selector(std::string_view kernels_name,
+  constexpr variant_selector(const char* kernels_name,
                              std::span<const kernel_variant> variants) noexcept
-      : kernels_name_(kernels_name), variants_(variants) {}
+      : kernels_name_(kernels_name), variants_(variants.data()), variant_count_(variants.size()) {}
 
   const kernel_variant& current() noexcept {
     const int chosen = chosen_.load(std::memory_order_acquire);
@@ -69,14 +71,12 @@ class variant_selector {
   }
   /// Switches to the variant of that name (basis::program); false if there is none.
   bool choose(std::string_view name) noexcept;
-  std::span<const kernel_variant> variants() const noexcept { return variants_; }
+  std::span<const kernel_variant> variants() const noexcept { return {variants_, variant_count_}; }
   std::string_view kernels_name() const noexcept { return kernels_name_; }
   /// How the current variant was chosen (deciding first, as current() does).
   basis how_chosen() noexcept;
   /// Each variant's best time for four chunks, ns, when the choice was measured; else zeros.
-  std::span<const double> measured_ns() const noexcept {
-    return {measured_ns_.data(), variants_.size()};
-  }
+  std::span<const double> measured_ns() const noexcept { return {measured_ns_, variant_count_}; }
   /// Whether FASTBLAKE_VARIANT was set at the decision and named none of these variants.
   bool environment_refused() const noexcept {
     return environment_refused_.load(std::memory_order_acquire);
@@ -86,12 +86,13 @@ class variant_selector {
   std::size_t decide() noexcept;
 
   static constexpr int undecided = -1, deciding = -2;
-  std::string_view kernels_name_;
-  std::span<const kernel_variant> variants_;
+  const char* kernels_name_;
+  const kernel_variant* variants_;
+  std::size_t variant_count_;
   std::atomic<int> chosen_{undecided};
   std::atomic<basis> basis_{basis::undecided};
   std::atomic<bool> environment_refused_{false};
-  std::array<double, 4> measured_ns_{};
+  double measured_ns_[4] = {};
 };
 
 struct kernels {

@@ -34,7 +34,7 @@ constexpr core_entry measured_cores[] = {
 
 int index_of(std::span<const kernel_variant> variants, std::string_view name) noexcept {
   for (std::size_t i = 0; i < variants.size(); ++i)
-    if (variants[i].name == name) return static_cast<int>(i);
+    if (std::string_view(variants[i].name) == name) return static_cast<int>(i);
   return -1;
 }
 
@@ -89,16 +89,16 @@ std::size_t variant_selector::decide() noexcept {
   const char* env = std::getenv("FASTBLAKE_VARIANT");
   const bool measure_anyway = env != nullptr && std::string_view(env) == "measure";
   if (env != nullptr && *env != '\0' && !measure_anyway) {
-    chosen = index_of(variants_, env);
+    chosen = index_of(variants(), env);
     environment_refused_.store(chosen < 0, std::memory_order_release);
   }
   if (chosen < 0 && !measure_anyway) {
     how = basis::table;
-    chosen = from_table(kernels_name_, variants_);
+    chosen = from_table(kernels_name(), variants());
   }
   if (chosen < 0) {
     how = basis::measured;
-    chosen = static_cast<int>(measure(variants_, {measured_ns_.data(), variants_.size()}));
+    chosen = static_cast<int>(measure(variants(), {measured_ns_, variant_count_}));
   }
   basis_.store(how, std::memory_order_relaxed);
   // choose() may have set one meanwhile: it wins.
@@ -111,7 +111,7 @@ std::size_t variant_selector::decide() noexcept {
 }
 
 bool variant_selector::choose(std::string_view name) noexcept {
-  const int index = index_of(variants_, name);
+  const int index = index_of(variants(), name);
   if (index < 0) return false;
   basis_.store(basis::program, std::memory_order_relaxed);
   chosen_.store(index, std::memory_order_release);
