@@ -1,3 +1,4 @@
 #!/bin/sh
-# zig's ranlib (ziglang from PyPI, the version scripts/test pins) for the zig toolchain files.
-exec "${FASTBLAKE_ZIG_PYTHON:-python3}" -m ziglang ranlib "$@"
+# zig's ranlib (ziglang from PyPI, pinned in scripts/lib/common.sh) for the zig toolchain files.
+# -E: a build run by pip hides the interpreter's own packages through PYTHONPATH.
+exec "${FASTBLAKE_ZIG_PYTHON:-python3}" -E -m ziglang ranlib "$@"

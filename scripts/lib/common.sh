@@ -36,3 +36,27 @@ mpi_packages=(libopenmpi-dev openmpi-bin)
 # for the reports.
 bench_packages=(libbenchmark-dev pkg-config libb2-dev libsodium-dev libssl-dev b3sum python3
   cargo librust-rayon-dev librust-blake2b-simd-dev librust-blake2s-simd-dev)
+
+# zig's clang, from PyPI (Debian has no zig), the version the zig toolchain files
+# (cmake/toolchains/zig.cmake) were tried with.
+zig_version=0.17.1
+
+# use_zig: makes zig reachable to those toolchain files, whose scripts run it by the
+# interpreter FASTBLAKE_ZIG_PYTHON names: python3's ziglang where it has one, else one in an
+# environment of its own (build/zig-env). By its full path: a build run by pip finds another
+# python3 first. Fails where PyPI cannot be reached.
+use_zig() {
+  [[ -z ${FASTBLAKE_ZIG_PYTHON:-} ]] || return 0
+  if python3 -m ziglang version >/dev/null 2>&1; then
+    FASTBLAKE_ZIG_PYTHON=$(python3 -c 'import sys; print(sys.executable)')
+    export FASTBLAKE_ZIG_PYTHON
+    return 0
+  fi
+  local zig_env=$root/build/zig-env
+  if ! "$zig_env/bin/python" -m ziglang version >/dev/null 2>&1; then
+    python3 -m venv "$zig_env" &&
+      "$zig_env/bin/python" -m pip --quiet --disable-pip-version-check install "ziglang==$zig_version" ||
+      return 1
+  fi
+  export FASTBLAKE_ZIG_PYTHON=$zig_env/bin/python
+}
