@@ -46,7 +46,8 @@ def toolchain(name):
 #        runs, in this order; "request": one it runs only when named; False: none)).
 TABLE = {
     "release": ("base", {**RELEASE, "FASTBLAKE_BUILD_BENCH": "ON", "FASTBLAKE_MPI": "AUTO",
-                         "FASTBLAKE_TEST_PACKAGES": "ON", "FASTBLAKE_TEST_PYTHON": "ON"},
+                         "FASTBLAKE_TEST_PACKAGES": "ON", "FASTBLAKE_TEST_PYTHON": "ON",
+                         "FASTBLAKE_TEST_CONAN": "ON"},
                 None, NATIVE, True),
     "asan-ubsan": ("base", {**SANITIZER_BUILD, "CMAKE_CXX_FLAGS": ASAN, "CMAKE_C_FLAGS": ASAN,
                             "CMAKE_EXE_LINKER_FLAGS": "-fsanitize=address,undefined",

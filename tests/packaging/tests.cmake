@@ -136,3 +136,13 @@ if(FASTBLAKE_TEST_PYTHON AND NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(python_wheels PROPERTIES LABELS python TIMEOUT 1800 COST 200
                        ENVIRONMENT FASTBLAKE_REQUIRE_REFERENCE_SUITES=1)
 endif()
+
+# The Conan 2 recipe as `conan create` builds and tests it, offline but for Conan itself (from
+# PyPI): scripts/conan shared, the package built shared and used by its test package (C++ and C
+# interfaces, pkg-config). The static one, Conan's default, is `scripts/conan static`: the
+# consumers_build_and_run test already links the static library as an installed package.
+option(FASTBLAKE_TEST_CONAN "Test the Conan recipe with conan create (PyPI must be reachable)" OFF)
+if(FASTBLAKE_TEST_CONAN AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME conan_package COMMAND "${PROJECT_SOURCE_DIR}/scripts/conan" shared)
+  set_tests_properties(conan_package PROPERTIES LABELS packaging TIMEOUT 900 COST 40)
+endif()

@@ -1,5 +1,5 @@
-// The Conan package's consumer: BLAKE3 of "abc" through the C++ and the C interfaces,
-// against its published value.
+// A consumer of the installed package (Conan's test package, and scripts/vcpkg's): BLAKE3 of
+// "abc" through the C++ and the C interfaces, against its published value.
 #include <fastblake/fastblake.h>
 #include <fastblake/blake3.hpp>
 
