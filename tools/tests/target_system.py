@@ -76,8 +76,10 @@ def run(command, **options):
     `b2sum -c --status` of a bad line does, ends so again). A program that does that every time
     still fails."""
     result = subprocess.run(command, **options)
-    captured = options.get("capture_output") or (options.get("stdout") == subprocess.PIPE and
-                                                 options.get("stderr") == subprocess.PIPE)
+    # (Standard error merged into standard output counts: both are read, as one.)
+    captured = options.get("capture_output") or (
+        options.get("stdout") == subprocess.PIPE and
+        options.get("stderr") in (subprocess.PIPE, subprocess.STDOUT))
     if windows and captured and result.returncode == 1 and not result.stdout and not result.stderr:
         again = subprocess.run(command, **options)
         if (again.returncode, again.stdout, again.stderr) != (1, result.stdout, result.stderr):
