@@ -125,10 +125,11 @@ if(FASTBLAKE_TEST_PACKAGES AND FASTBLAKE_DPKG_DEB AND UNIX AND NOT CMAKE_CROSSCO
 endif()
 
 # The Python distributions as users get them (scripts/wheels --test --one-per-kind): the sdist,
-# the manylinux wheels of CPython 3.9 and abi3 (3.12 on), each installed into a fresh virtual
-# environment with no compiler reachable, with its test requirements from PyPI, and the pytest
-# suite run on it: whole on abi3 under 3.13, the core files and those comparing with hashlib and
-# blake3-py on 3.9 (scripts/wheels --test builds and tests 3.10's and 3.11's too). Label python, in the release preset; the CPythons come from pyenv.
+# then from it the manylinux2014 x86-64 abi3 wheel (CPython 3.12 on), installed into a fresh
+# virtual environment of CPython 3.13 with no compiler reachable, with its test requirements
+# from PyPI, and the whole pytest suite run on it (scripts/wheels --test builds and tests the
+# 3.9, 3.10 and 3.11 wheels too; --all every kind). Label python, in the release preset; the
+# CPythons come from pyenv.
 option(FASTBLAKE_TEST_PYTHON "Test the Python wheels as pip installs them (PyPI must be reachable)"
        OFF)
 if(FASTBLAKE_TEST_PYTHON AND NOT CMAKE_CROSSCOMPILING)
