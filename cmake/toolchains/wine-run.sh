@@ -8,17 +8,24 @@ wine=/usr/lib/wine/wine64
 export WINEPREFIX="${FASTBLAKE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/fastblake-wine}"
 export WINEDEBUG="${WINEDEBUG:--all}"
 export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
-if [ ! -e "$WINEPREFIX/system.reg" ]; then
-  mkdir -p "$(dirname "$WINEPREFIX")"
-  (
-    flock 9
-    [ -e "$WINEPREFIX/system.reg" ] || "$wine" wineboot --init >/dev/null 2>&1 9>&-
-  ) 9>"$WINEPREFIX.lock"
-fi
 # A server that outlives each program: starting one takes Wine seconds, a program under a running
 # one a few hundredths.
 server=$(dirname "$wine")/wineserver
 [ -x "$server" ] || server=wineserver
+if [ ! -e "$WINEPREFIX/system.reg" ]; then
+  mkdir -p "$(dirname "$WINEPREFIX")"
+  (
+    flock 9
+    if [ ! -e "$WINEPREFIX/system.reg" ]; then
+      # Made by wineboot, whose server is then waited out (5 s): under that server, each later
+      # program started wineboot and Wine's services again (0.3 s a start, not 0.03, the
+      # services left running) until it ended, a minute or more later, and CI's Windows suites
+      # took minutes more.
+      "$wine" wineboot --init </dev/null >/dev/null 2>&1 9>&-
+      "$server" -w </dev/null >/dev/null 2>&1 9>&-
+    fi
+  ) 9>"$WINEPREFIX.lock"
+fi
 # Nothing of Wine's own may hold the caller's pipes: CTest, reading a test's output, waits for
 # every holder to close them. So the server starts with its output going nowhere, and so do the
 # services Wine starts with a new server (winedevice, plugplay...), which inherit the standard
