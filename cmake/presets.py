@@ -165,6 +165,10 @@ EXTRA_TESTS = {
     "cross-riscv64-vlen256-all": ("cross-riscv64", "^kernel-rvv$", None,
                                   {"QEMU_CPU": "rv64,v=true,vlen=256,vext_spec=v1.0"}, None),
     "cross-s390x-qemu-slow": ("cross-s390x", "^qemu-slow$", None, None, None),
+    # The suites run again in a second setting (label repeat): b3sum's and b2sum's in C.UTF-8
+    # (they run in C and en_US.UTF-8 in CI), b2sum.exe's under Wine.
+    "release-repeat": ("release", "^repeat$", None, None, None),
+    "cross-mingw-repeat": ("cross-mingw", "^repeat$", None, None, None),
 }
 
 CONFIGURE_NAMES = {
@@ -216,6 +220,8 @@ TEST_NAMES = {
     "cross-riscv64-vlen256": "The rvv kernels' vectors and lane-spreading cases at VLEN 256",
     "cross-riscv64-vlen256-all": "Every rvv kernel test at VLEN 256",
     "cross-s390x-qemu-slow": "The qemu-slow cases (trees, threads, files, Bao) under qemu, big-endian",
+    "release-repeat": "The b3sum and b2sum suites in C.UTF-8",
+    "cross-mingw-repeat": "b2sum.exe's whole suite under Wine",
     "cross-mingw": "The library's suite under Wine",
     "wasm": "The suite and the JavaScript module under Node.js",
     "fuzz": "Each fuzz target for 6 s",

@@ -38,9 +38,9 @@ function(fastblake_tool_suite name script)
 endfunction()
 
 # fastblake_tool_suite_in_locales(TOOL [NO_LEAK_CHECK]): TOOL's suite (TOOL_test.py) in the C
-# locale (test TOOL_cli, label cli) and in two UTF-8 ones (TOOL_cli_C.UTF-8 and
-# TOOL_cli_en_US.UTF-8, label cli-locale; scripts/test makes en_US.UTF-8, and a locale that is
-# missing skips its run).
+# locale (test TOOL_cli, label cli) and in two UTF-8 ones: TOOL_cli_en_US.UTF-8 (label
+# cli-locale; scripts/test makes that locale) and TOOL_cli_C.UTF-8 (label repeat: on request, as
+# the tools treat every UTF-8 locale alike). A locale that is missing skips its run.
 function(fastblake_tool_suite_in_locales tool)
   foreach(locale C C.UTF-8 en_US.UTF-8)
     set(suffix "")
@@ -48,6 +48,9 @@ function(fastblake_tool_suite_in_locales tool)
     if(NOT locale STREQUAL "C")
       set(suffix "_${locale}")
       set(label cli-locale)
+    endif()
+    if(locale STREQUAL "C.UTF-8")
+      set(label repeat)
     endif()
     fastblake_tool_suite(${tool}_cli${suffix} ${tool}_test.py "$<TARGET_FILE:${tool}>" ${ARGN}
       PROPERTIES LABELS ${label} COST 20 SKIP_RETURN_CODE 77
