@@ -75,8 +75,11 @@ TABLE = {
                           "CMAKE_C_FLAGS": "-march=x86-64-v4",
                           "CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE": "PRE_TEST"},
                  ["fastblake_tests"], KERNELS, True),
+    # On request: CI builds the library with only the portable backend, warnings as errors, in
+    # release's debian_packages (tests/packaging/check_deb.cmake), and runs the portable kernel's
+    # tests in every build.
     "portable-only": ("base", {**RELEASE, "FASTBLAKE_BACKENDS": "portable"}, ["fastblake_tests"],
-                      KERNELS, True),
+                      KERNELS, "request"),
     "cross-aarch64": ("base", {**RELEASE, **toolchain("aarch64-linux-gnu")}, None, LIBRARY, True),
     # (The unit suite runs on the other little-endian target, aarch64, and big-endian on s390x.)
     "cross-ppc64le": ("base", {**RELEASE, **toolchain("powerpc64le-linux-gnu")},
@@ -221,7 +224,7 @@ TEST_NAMES = {
     "cross-riscv64-vlen256-all": "Every rvv kernel test at VLEN 256",
     "cross-s390x-qemu-slow": "The qemu-slow cases (trees, threads, files, Bao) under qemu, big-endian",
     "release-repeat": "The b3sum and b2sum suites in C.UTF-8",
-    "cross-mingw-repeat": "b2sum.exe's whole suite under Wine",
+    "cross-mingw-repeat": "b2sum.exe's and bao.exe's whole suites under Wine",
     "cross-mingw": "The library's suite under Wine",
     "wasm": "The suite and the JavaScript module under Node.js",
     "fuzz": "Each fuzz target for 6 s",
@@ -229,6 +232,10 @@ TEST_NAMES = {
     **{f"static-{arch}": "The static tools: one file each, no dynamic section, each tool's suite "
        + ("natively" if arch == "x86_64" else "under qemu-user") for arch in STATIC_ARCHITECTURES},
 }
+# Tests at a time (two cores): two, or three where tests wait on others more than they compute
+# (release's on pip, apt's tools and package builds' links; cross-mingw's on Wine's server),
+# so that a core is rarely idle.
+TEST_JOBS = {"release": 3, "cross-mingw": 3}
 BASE_CACHE = {"CMAKE_EXPORT_COMPILE_COMMANDS": "ON", "FASTBLAKE_BUILD_TESTS": "ON",
               "FASTBLAKE_WARNINGS_AS_ERRORS": "ON", "FASTBLAKE_CUDA": "OFF", "FASTBLAKE_MPI": "OFF"}
 WHERE = {"generator": "Ninja", "binaryDir": "${sourceDir}/build/${presetName}"}
@@ -261,6 +268,8 @@ def presets():
         on, labels, exclude, environment = tests[name]
         preset = {"name": name, "displayName": TEST_NAMES[name], "inherits": "base", "configurePreset": on,
                   "filter": {"include": {"label": labels}}}
+        if name in TEST_JOBS:
+            preset["execution"] = {"noTestsAction": "error", "jobs": TEST_JOBS[name]}
         if exclude:
             preset["filter"]["exclude"] = exclude
         if environment:

@@ -3,6 +3,7 @@
 # lock (two tests starting together would otherwise both make it), quiet, with the program's
 # exit status. FASTBLAKE_WINEPREFIX moves the prefix (default: ~/.cache/fastblake-wine).
 # Usage: wine-run.sh PROGRAM [ARG...]
+#        wine-run.sh --make-prefix   (the prefix alone, made if missing: scripts/test, ahead)
 wine=/usr/lib/wine/wine64
 [ -x "$wine" ] || wine=wine64
 export WINEPREFIX="${FASTBLAKE_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/fastblake-wine}"
@@ -26,6 +27,7 @@ if [ ! -e "$WINEPREFIX/system.reg" ]; then
     fi
   ) 9>"$WINEPREFIX.lock"
 fi
+[ "$1" != --make-prefix ] || exit 0
 # Nothing of Wine's own may hold the caller's pipes: CTest, reading a test's output, waits for
 # every holder to close them. So the server starts with its output going nowhere, and so do the
 # services Wine starts with a new server (winedevice, plugplay...), which inherit the standard

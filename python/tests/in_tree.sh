@@ -8,7 +8,8 @@
 # allocator is turned off (PYTHONMALLOC=malloc) so that ASan sees every Python object the
 # module reads, and any report ends the run. Leak detection stays off: CPython keeps its
 # interpreter-lifetime allocations at exit, and test_leaks.py measures the module's own.
-# Under ThreadSanitizer (tsan preset) its runtime is preloaded the same way, and a report fails.
+# Under ThreadSanitizer (tsan preset) its runtime is preloaded the same way, a report fails, and
+# FASTBLAKE_TEST_SANITIZER=thread tells the tests that scale their work down under it.
 # Usage: python/tests/in_tree.sh SOURCE_DIR WORK_DIR PYTHON MODULE [PRELOAD:PRELOAD...]
 # (FASTBLAKE_PYTEST_FILES: the test files to run, separated by spaces; all by default)
 set -euo pipefail
@@ -32,6 +33,8 @@ if [[ $preload == *libtsan* ]]; then
   # ThreadSanitizer: any report fails the run.
   export LD_PRELOAD=$preload PYTHONMALLOC=malloc
   export TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
+  # (Read by the tests that scale their work down under it.)
+  export FASTBLAKE_TEST_SANITIZER=thread
 elif [[ -n $preload ]]; then
   export LD_PRELOAD=$preload PYTHONMALLOC=malloc
   # allocator_may_return_null: an allocation too large to make is NULL, which CPython turns

@@ -1,8 +1,9 @@
 # Builds the Debian packages as scripts/package does (here with only the portable backend, to
-# be quick), then checks them without installing anything: their names, contents (copyright,
-# changelog, manual pages, completions) and dependencies; lintian, where it is installed (no
-# error, and no warning but those cmake/Packaging.cmake documents); the tools, run from the
-# extracted packages, against the official test vector; and the C example compiled with
+# be quick, and warnings as errors: CI's build of that configuration, whose portable-only preset
+# runs on request), then checks them without installing anything: their names, contents
+# (copyright, changelog, manual pages, completions) and dependencies; lintian, where it is
+# installed (no error, and no warning but those cmake/Packaging.cmake documents); the tools, run
+# from the extracted packages, against the official test vector; and the C example compiled with
 # pkg-config against the extracted libfastblake-dev.
 cmake_minimum_required(VERSION 3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
@@ -26,7 +27,7 @@ run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
     "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_C_COMPILER=${CC}" -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_INSTALL_PREFIX=/usr -DBUILD_SHARED_LIBS=ON -DFASTBLAKE_BUILD_TESTS=OFF
     -DFASTBLAKE_BUILD_TOOLS=ON -DFASTBLAKE_TOOLS_PREFIX=fastblake- -DFASTBLAKE_CUDA=OFF
-    -DFASTBLAKE_DEBIAN_PACKAGES=ON -DFASTBLAKE_BACKENDS=portable
+    -DFASTBLAKE_DEBIAN_PACKAGES=ON -DFASTBLAKE_BACKENDS=portable -DFASTBLAKE_WARNINGS_AS_ERRORS=ON
     "-DCMAKE_CXX_FLAGS=${FASTBLAKE_DEBIAN_HARDENING_CXXFLAGS}"
     "-DCMAKE_EXE_LINKER_FLAGS=${FASTBLAKE_DEBIAN_HARDENING_LDFLAGS}"
     "-DCMAKE_SHARED_LINKER_FLAGS=${FASTBLAKE_DEBIAN_HARDENING_LDFLAGS}")
