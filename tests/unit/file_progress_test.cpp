@@ -338,15 +338,8 @@ TEST_F(FileHashing, AMappedFileOutOfThePageCacheIsReadAheadOfTheHashing) {
 // A mapped file is held a window at a time: each window's pages leave the process once it is
 // hashed (on Windows each window is a view of its own, unmapped after it).
 TEST_F(FileHashing, AMappedFileIsResidentAWindowAtATime) {
-  bool thread_sanitizer = false;
-#if defined(__SANITIZE_THREAD__)
-  thread_sanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-  thread_sanitizer = true;
-#endif
-#endif
-  if (thread_sanitizer) GTEST_SKIP() << "ThreadSanitizer's shadow of each page read stays resident";
+  if (under_thread_sanitizer)
+    GTEST_SKIP() << "ThreadSanitizer's shadow of each page read stays resident";
 #ifndef _WIN32
   if (std::getenv("FASTBLAKE_TEST_EMULATED") != nullptr ||
       std::getenv("FASTBLAKE_TEST_NO_MAPPED_SIGBUS") != nullptr) {

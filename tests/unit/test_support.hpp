@@ -63,6 +63,21 @@ inline std::string to_hex(std::span<const std::byte> bytes) {
   return s;
 }
 
+/// Whether ThreadSanitizer instruments this build: every memory access costs 5 to 15 times
+/// more there, so the tests that hash megabytes on threads take smaller inputs under it (the
+/// threads meet the same way; the split's shapes at every size run in the other builds).
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool under_thread_sanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool under_thread_sanitizer = true;
+#else
+inline constexpr bool under_thread_sanitizer = false;
+#endif
+#else
+inline constexpr bool under_thread_sanitizer = false;
+#endif
+
 /// The seed of every randomised test: FASTBLAKE_TEST_SEED when set, else a fixed one, so that
 /// a failure can be replayed. Tests print it in their SCOPED_TRACE.
 inline std::uint64_t test_seed() {
