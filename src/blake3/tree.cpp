@@ -48,13 +48,16 @@ void root_output_serial(const kernels& k, const output_node& node, std::uint64_t
 
 // How small the pieces of n bytes of work get when split across `threads` threads: a couple
 // of pieces per thread, so that a thread that finishes early finds more to take, but none
-// smaller than min_parallel_piece, where a fork costs more than it saves (measured:
-// docs/benchmarks.md, "Threads").
+// smaller than min_parallel_piece, where a fork costs more than it saves, and none larger than
+// max_parallel_piece, so that a thread slowed by another process on its core holds the others
+// back by at most one such piece at the end (measured: docs/benchmarks.md, "Threads").
 constexpr std::size_t min_parallel_piece = 16 * 1024;
 constexpr std::size_t pieces_per_thread = 2;
+constexpr std::size_t max_parallel_piece = 4 * 1024 * 1024;
 
 std::size_t parallel_piece(std::size_t n, std::size_t threads) noexcept {
-  return std::max(min_parallel_piece, n / (threads * pieces_per_thread));
+  return std::max(min_parallel_piece,
+                  std::min(max_parallel_piece, n / (threads * pieces_per_thread)));
 }
 
 // root_output_serial, split in halves across the pool down to pieces of `piece` bytes.
